@@ -1,0 +1,42 @@
+// swift-tools-version: 6.1
+//
+// geo-enrich: location and geospatial enrichment for mobile-analytics ingestion.
+// Layers (see ARCHITECTURE.md): H3Core (pure Swift) ← GeoBridge (the only module that
+// imports PROJ and GEOS) ← the CLI. The benchmark harness lives in benchmarks/, a separate
+// package, so library users never resolve it.
+import PackageDescription
+
+let package = Package(
+    name: "geo-enrich",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "GeoEnrich", targets: ["H3Core", "GeoBridge"]),
+        .executable(name: "geo-enrich", targets: ["GeoEnrichCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C libraries from the system, found with pkg-config; apt names them for a fresh machine.
+        .systemLibrary(name: "CPROJ", path: "Sources/CPROJ", pkgConfig: "proj",
+                       providers: [.apt(["libproj-dev"])]),
+        .systemLibrary(name: "CGEOS", path: "Sources/CGEOS", pkgConfig: "geos",
+                       providers: [.apt(["libgeos-dev"])]),
+
+        // Pure-Swift H3 v4, bit-exact with H3 4.5.0. No dependencies.
+        .target(name: "H3Core"),
+        // Swift wrappers over PROJ (geodesics) and GEOS (geometry); no C type in its public API.
+        .target(name: "GeoBridge", dependencies: ["CPROJ", "CGEOS"]),
+
+        .executableTarget(
+            name: "GeoEnrichCLI",
+            dependencies: [
+                "H3Core", "GeoBridge",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        .testTarget(name: "H3CoreTests", dependencies: ["H3Core"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "GeoBridgeTests", dependencies: ["GeoBridge"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

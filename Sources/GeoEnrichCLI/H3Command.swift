@@ -1,0 +1,165 @@
+import ArgumentParser
+import H3Core
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `geo-enrich h3 …`: H3 inspection tools over standard input, one output line per input line.
+struct H3Command: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "h3",
+        abstract: "H3 v4 tools (bit-exact with H3 4.5.0): one output line per input line.",
+        discussion: """
+            Each tool reads standard input line by line and writes exactly one line per input \
+            line. A line that cannot be answered gives `error: <reason>` and the run goes on; \
+            the exit status is then 1.
+            """,
+        subcommands: [Cell.self, Center.self, Boundary.self, Parent.self, Children.self, Disk.self, Info.self])
+
+    /// `LAT LNG RES` → the cell.
+    struct Cell: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Point to cell: `LAT LNG RES` (degrees, degrees, 0-15) → the cell in lower-case hex.")
+        func run() throws {
+            try H3LineTool.run { fields in
+                guard fields.count == 3 else { throw LineError("expected 3 fields `LAT LNG RES`, got \(fields.count)") }
+                let lat = try H3LineTool.number(fields[0], "latitude")
+                let lng = try H3LineTool.number(fields[1], "longitude")
+                let res = try H3LineTool.resolution(fields[2])
+                return try H3Cell(LatLng(latitude: lat, longitude: lng), resolution: res).description
+            }
+        }
+    }
+
+    /// A cell → `LAT LNG` of its centre.
+    struct Center: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Cell to its centre: a cell → `LAT LNG` in degrees (shortest exact decimals, at least 9).")
+        func run() throws {
+            try H3LineTool.runCells { cell in
+                let c = cell.center
+                return DecimalFormat.degrees(c.latitude) + " " + DecimalFormat.degrees(c.longitude)
+            }
+        }
+    }
+
+    /// A cell → its boundary.
+    struct Boundary: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Cell to its boundary: a cell → `LAT LNG,LAT LNG,...` in degrees, counter-clockwise.")
+        func run() throws {
+            try H3LineTool.runCells { cell in
+                cell.boundary.map { DecimalFormat.degrees($0.latitude) + " " + DecimalFormat.degrees($0.longitude) }
+                    .joined(separator: ",")
+            }
+        }
+    }
+
+    struct Parent: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "A cell → its parent at --resolution.")
+        @Option(help: "Resolution of the parent, 0-15, no finer than the cell's.")
+        var resolution: Int
+        func validate() throws { guard (0...15).contains(resolution) else { throw ValidationError("--resolution must be 0-15") } }
+        func run() throws {
+            let res = try H3Resolution(resolution)
+            try H3LineTool.runCells { try $0.parent(at: res).description }
+        }
+    }
+
+    struct Children: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "A cell → its children at --resolution, in ascending order, separated by single spaces.")
+        @Option(help: "Resolution of the children, 0-15, no coarser than the cell's (at most 7 finer).")
+        var resolution: Int
+        func validate() throws { guard (0...15).contains(resolution) else { throw ValidationError("--resolution must be 0-15") } }
+        func run() throws {
+            let res = try H3Resolution(resolution)
+            try H3LineTool.runCells { cell in
+                // 7^8 = 5.7 million cells on one line is no longer an inspection tool's job
+                guard res.rawValue - cell.resolution.rawValue <= 7 else {
+                    throw LineError("--resolution \(res) is more than 7 levels below the cell's \(cell.resolution)")
+                }
+                return try cell.children(at: res).map(\.description).joined(separator: " ")
+            }
+        }
+    }
+
+    struct Disk: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "A cell → the cells within grid distance --k, the cell first, separated by single spaces.")
+        @Option(help: "Grid distance in cells, 0-\(H3Cell.maxGridDiskK).")
+        var k: Int
+        func validate() throws {
+            guard (0...H3Cell.maxGridDiskK).contains(k) else { throw ValidationError("--k must be 0-\(H3Cell.maxGridDiskK)") }
+        }
+        func run() throws {
+            try H3LineTool.runCells { try $0.gridDisk(k: k).map(\.description).joined(separator: " ") }
+        }
+    }
+
+    struct Info: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: #"An index → {"valid":true,"resolution":9,"base_cell":20,"pentagon":false} or {"valid":false}."#)
+        func run() throws {
+            try H3LineTool.run(passInvalid: true) { fields in
+                guard fields.count == 1 else { throw LineError("expected one H3 index per line, got \(fields.count) fields") }
+                guard let cell = try? H3Cell(string: fields[0]) else { return #"{"valid":false}"# }
+                return #"{"valid":true,"resolution":\#(cell.resolution),"base_cell":\#(cell.baseCellNumber),"pentagon":\#(cell.isPentagon)}"#
+            }
+        }
+    }
+}
+
+/// A reason why one input line has no answer.
+struct LineError: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}
+
+/// The shared loop of the H3 tools: split each line into fields, answer, report failures.
+enum H3LineTool {
+    static func run(passInvalid: Bool = false, _ answer: ([Substring]) throws -> String) throws {
+        var reader = LineReader(fileDescriptor: STDIN_FILENO)
+        let out = OutputBuffer(fileDescriptor: STDOUT_FILENO)
+        var failed = 0
+        try reader.forEachLine { bytes in
+            let line = String(decoding: bytes, as: UTF8.self)
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
+            do {
+                out.writeLine(try answer(fields))
+            } catch {
+                failed += 1
+                out.writeLine("error: \(error)")
+            }
+        }
+        out.flush()
+        if failed > 0 { throw ExitCode(1) }
+    }
+
+    static func runCells(_ answer: (H3Cell) throws -> String) throws {
+        try run { fields in
+            guard fields.count == 1 else { throw LineError("expected one H3 cell per line, got \(fields.count) fields") }
+            let cell: H3Cell
+            do { cell = try H3Cell(string: fields[0]) } catch {
+                throw LineError("\(error): '\(fields[0].prefix(40))'")
+            }
+            return try answer(cell)
+        }
+    }
+
+    static func number(_ s: Substring, _ name: String) throws -> Double {
+        guard let v = Double(s) else { throw LineError("\(name) is not a number: '\(s.prefix(40))'") }
+        guard v.isFinite else { throw LineError("\(name) must be finite: '\(s.prefix(40))'") }
+        return v
+    }
+
+    static func resolution(_ s: Substring) throws -> H3Resolution {
+        guard let v = Int(s), let r = H3Resolution(rawValue: v) else {
+            throw LineError("resolution must be an integer from 0 to 15: '\(s.prefix(40))'")
+        }
+        return r
+    }
+}

@@ -1,0 +1,193 @@
+/// Grid traversal: neighbours and `gridDisk`.
+extension H3Cell {
+    /// The largest `k` accepted by ``gridDisk(k:)``: 3,003,001 cells, about 24 MB.
+    public static let maxGridDiskK = 1000
+
+    /// All cells within grid distance `k` of this one, this cell first (H3's `gridDisk`).
+    ///
+    /// The order is H3 4.5.0's: rings outward in a spiral, or, when a pentagon is within
+    /// reach, the order of its hash-set fallback (zero slots removed). H3 documents the order
+    /// as unspecified; compare as sets.
+    ///
+    /// - Parameter k: grid distance, 0...``maxGridDiskK``.
+    /// - Throws: ``H3Error/kDomain`` when `k` is out of range.
+    /// - Complexity: O(k²) cells.
+    public func gridDisk(k: Int) throws(H3Error) -> [H3Cell] {
+        guard k >= 0, k <= H3Cell.maxGridDiskK else { throw .kDomain }
+        let maxIdx = 3 * k * (k + 1) + 1
+        if let spiral = GridTraversal.diskSpiral(rawValue, k: k, capacity: maxIdx) {
+            return spiral.map { H3Cell(unchecked: $0) }
+        }
+        var slots = [UInt64](repeating: 0, count: maxIdx)
+        var distances = [Int](repeating: 0, count: maxIdx)
+        GridTraversal.diskHashed(rawValue, k: k, slots: &slots, distances: &distances, curK: 0)
+        return slots.compactMap { $0 == 0 ? nil : H3Cell(unchecked: $0) }
+    }
+}
+
+/// H3's neighbour stepping (`h3NeighborRotations`) and the two `gridDisk` algorithms.
+enum GridTraversal {
+    /// Ring directions in spiral order, starting from the j axis.
+    static let directions: [Direction] = [.jAxes, .jkAxes, .kAxes, .ikAxes, .iAxes, .ijAxes]
+    /// The step from one ring to the next.
+    static let nextRing = Direction.iAxes
+
+    enum StepFailure: Error {
+        /// Moving in the deleted k direction of a pentagon.
+        case pentagon
+        /// Digits that valid cells do not have.
+        case failed
+    }
+
+    /// The neighbour of `origin` in direction `dir` after `rotations` ccw 60° turns of the
+    /// direction; updates `rotations` for the frame of the neighbour.
+    static func neighbor(_ origin: UInt64, _ direction: Direction, rotations: inout Int) -> Result<UInt64, StepFailure> {
+        var current = origin
+        var dir = direction
+        rotations %= 6
+        for _ in 0..<rotations { dir = dir.rotated60ccw }
+
+        var newRotations = 0
+        let oldBaseCell = H3IndexBits.baseCell(current)
+        let oldLeadingDigit = H3IndexBits.leadingNonZeroDigit(current)
+
+        // adjust the digits and, if needed, the base cell
+        var r = H3IndexBits.resolution(current) - 1
+        while true {
+            if r == -1 {
+                current = H3IndexBits.setBaseCell(current, BaseCells.neighbor(oldBaseCell, dir))
+                newRotations = BaseCells.neighborRotations(oldBaseCell, dir)
+                if H3IndexBits.baseCell(current) == BaseCells.invalid {
+                    // the deleted k vertex at base-cell level: this edge borders another neighbour
+                    current = H3IndexBits.setBaseCell(current, BaseCells.neighbor(oldBaseCell, .ikAxes))
+                    newRotations = BaseCells.neighborRotations(oldBaseCell, .ikAxes)
+                    current = H3Digits.rotate60ccw(current)
+                    rotations += 1
+                }
+                break
+            }
+            let oldDigit = H3IndexBits.digit(current, r + 1)
+            if oldDigit == .invalid { return .failure(.failed) }
+            let cell = Int(oldDigit.rawValue) * 7 + Int(dir.rawValue)
+            let nextDir: Direction
+            // (H3 pairs Class III levels with its "II" tables; kept as it is)
+            if FaceIJK.isClassIII(r + 1) {
+                current = H3IndexBits.setDigit(current, r + 1, Direction(unchecked: newDigitIITable[cell]))
+                nextDir = Direction(unchecked: newAdjustmentIITable[cell])
+            } else {
+                current = H3IndexBits.setDigit(current, r + 1, Direction(unchecked: newDigitIIITable[cell]))
+                nextDir = Direction(unchecked: newAdjustmentIIITable[cell])
+            }
+            if nextDir == .center { break }
+            dir = nextDir
+            r -= 1
+        }
+
+        let newBaseCell = H3IndexBits.baseCell(current)
+        if BaseCells.isPentagon(newBaseCell) {
+            var alreadyAdjustedKSubsequence = false
+            // force rotation out of the missing k-axes sub-sequence
+            if H3IndexBits.leadingNonZeroDigit(current) == .kAxes {
+                if oldBaseCell != newBaseCell {
+                    // entered the deleted k sub-sequence from another base cell
+                    if BaseCells.isCwOffset(newBaseCell, face: BaseCells.data[oldBaseCell].homeFace) {
+                        current = H3Digits.rotate60cw(current)
+                    } else {
+                        current = H3Digits.rotate60ccw(current)
+                    }
+                    alreadyAdjustedKSubsequence = true
+                } else {
+                    // entered it from within the same pentagon base cell
+                    switch oldLeadingDigit {
+                    case .center:
+                        return .failure(.pentagon)
+                    case .jkAxes:
+                        current = H3Digits.rotate60ccw(current)
+                        rotations += 1
+                    case .ikAxes:
+                        current = H3Digits.rotate60cw(current)
+                        rotations += 5
+                    default:
+                        return .failure(.failed)
+                    }
+                }
+            }
+            for _ in 0..<newRotations { current = H3Digits.rotatePentagon60ccw(current) }
+            // the orientation of differing base cells
+            if oldBaseCell != newBaseCell {
+                if BaseCells.isPolarPentagon(newBaseCell) {
+                    if oldBaseCell != 118 && oldBaseCell != 8 && H3IndexBits.leadingNonZeroDigit(current) != .jkAxes {
+                        rotations += 1
+                    }
+                } else if H3IndexBits.leadingNonZeroDigit(current) == .ikAxes && !alreadyAdjustedKSubsequence {
+                    // distortion of the 5 neighbour by the deleted k sub-sequence
+                    rotations += 1
+                }
+            }
+        } else {
+            for _ in 0..<newRotations { current = H3Digits.rotate60ccw(current) }
+        }
+        rotations = (rotations + newRotations) % 6
+        return .success(current)
+    }
+
+    @inline(__always) static func isPentagon(_ h: UInt64) -> Bool {
+        BaseCells.isPentagon(H3IndexBits.baseCell(h)) && H3IndexBits.leadingNonZeroDigit(h) == .center
+    }
+
+    /// The spiral algorithm (`gridDiskUnsafe`); `nil` when a pentagon is met, which makes
+    /// the spiral unreliable.
+    static func diskSpiral(_ start: UInt64, k: Int, capacity: Int) -> [UInt64]? {
+        var out: [UInt64] = []
+        out.reserveCapacity(capacity)
+        var origin = start
+        out.append(origin)
+        if isPentagon(origin) { return nil }
+        var ring = 1
+        var direction = 0
+        var i = 0
+        var rotations = 0
+        while ring <= k {
+            if direction == 0 && i == 0 {
+                guard case .success(let next) = neighbor(origin, nextRing, rotations: &rotations) else { return nil }
+                origin = next
+                if isPentagon(origin) { return nil }
+            }
+            guard case .success(let next) = neighbor(origin, directions[direction], rotations: &rotations) else {
+                return nil
+            }
+            origin = next
+            out.append(origin)
+            i += 1
+            if i == ring {
+                i = 0
+                direction += 1
+                if direction == 6 {
+                    direction = 0
+                    ring += 1
+                }
+            }
+            if isPentagon(origin) { return nil }
+        }
+        return out
+    }
+
+    /// The recursive fallback (`_gridDiskDistancesInternal`): `slots` is an open-addressing
+    /// hash set keyed by `index % slots.count`, so the output order matches the C library's.
+    static func diskHashed(_ origin: UInt64, k: Int, slots: inout [UInt64], distances: inout [Int], curK: Int) {
+        let maxIdx = UInt64(slots.count)
+        var off = Int(origin % maxIdx)
+        while slots[off] != 0 && slots[off] != origin { off = (off + 1) % slots.count }
+        // a duplicate reached again on a longer path needs no more work
+        if slots[off] == origin && distances[off] <= curK { return }
+        slots[off] = origin
+        distances[off] = curK
+        if curK >= k { return }
+        for dir in directions {
+            var rotations = 0
+            if case .success(let next) = neighbor(origin, dir, rotations: &rotations) {
+                diskHashed(next, k: k, slots: &slots, distances: &distances, curK: curK + 1)
+            }
+        }
+    }
+}
