@@ -29,30 +29,15 @@ struct CoordIJK: Equatable, Hashable, Sendable {
     }
 
     /// Removes negative components, then the common minimum, leaving the same hex.
+    ///
+    /// H3 does this in four conditional steps; each adds the same amount to all three
+    /// components and the last leaves the minimum at zero, so the result is always the
+    /// coordinates minus their minimum, computed here without branches.
     @inline(__always) mutating func normalize() {
-        if i < 0 {
-            j -= i
-            k -= i
-            i = 0
-        }
-        if j < 0 {
-            i -= j
-            k -= j
-            j = 0
-        }
-        if k < 0 {
-            i -= k
-            j -= k
-            k = 0
-        }
-        var m = i
-        if j < m { m = j }
-        if k < m { m = k }
-        if m > 0 {
-            i -= m
-            j -= m
-            k -= m
-        }
+        let m = Swift.min(i, j, k)
+        i -= m
+        j -= m
+        k -= m
     }
 
     @inline(__always) var normalized: CoordIJK {
@@ -128,6 +113,22 @@ struct CoordIJK: Equatable, Hashable, Sendable {
         return Direction(unchecked: UInt8(c.i << 2 | c.j << 1 | c.k))
     }
 
+    /// The digit of a unit offset given in two-axis form (Δ(i − k), Δ(j − k)), or `.invalid`.
+    @inline(__always) static func digit(di: Int, dj: Int) -> Direction {
+        let a = di &+ 1
+        let b = dj &+ 1
+        guard UInt(bitPattern: a) < 3, UInt(bitPattern: b) < 3 else { return .invalid }
+        return Direction(unchecked: twoAxisDigits[a &* 3 &+ b])
+    }
+
+    /// `twoAxisDigits[(Δi + 1) * 3 + (Δj + 1)]`: the unit vectors of the digits in two-axis form
+    /// are 1 (−1, −1), 2 (0, 1), 3 (−1, 0), 4 (1, 0), 5 (0, −1), 6 (1, 1), 0 (0, 0).
+    private static let twoAxisDigits: [UInt8] = [
+        1, 3, 7,  // Δi = −1: Δj = −1, 0, 1
+        5, 0, 2,  // Δi = 0
+        7, 4, 6,  // Δi = 1
+    ]
+
     // MARK: aperture-7 and aperture-3 steps
 
     /// `round(n / 7)` with halves away from zero, as the C library's `lround(n * M_ONESEVENTH)`.
@@ -136,8 +137,13 @@ struct CoordIJK: Equatable, Hashable, Sendable {
     /// and `n * M_ONESEVENTH` is within 2⁻⁵² relative of n/7, so the double rounding of the C
     /// library and this integer form always agree (|n| is far below 2⁴⁸ here). The integer form
     /// avoids two libm calls per resolution level.
+    ///
+    /// As no quotient is ever exactly half-way, the rounding is ⌊(n + 3) / 7⌋, taken here with an
+    /// unsigned division after an offset (a multiply and a shift, no branch). Valid for
+    /// |n| < 7·2³², far beyond any coordinate of resolution 15 (about 2·10⁷).
     @inline(__always) static func roundDiv7(_ n: Int) -> Int {
-        n >= 0 ? (n + 3) / 7 : -((3 - n) / 7)
+        let offset = 7 << 32
+        return Int(UInt64(bitPattern: Int64(n + 3 + offset)) / 7) - (1 << 32)
     }
 
     /// Moves to the containing hex one resolution coarser, Class III (counter-clockwise) step.

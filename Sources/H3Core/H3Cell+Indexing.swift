@@ -27,23 +27,34 @@ extension H3Cell {
             guard ijk.i <= 2, ijk.j <= 2, ijk.k <= 2 else { return 0 }
             return H3IndexBits.setBaseCell(h, BaseCells.lookup(face: fijk.face, ijk).baseCell)
         }
-        // from the finest resolution up, each digit is the offset from the parent's centre
-        var r = res - 1
-        while r >= 0 {
-            let last = ijk
-            var lastCenter: CoordIJK
-            if FaceIJK.isClassIII(r + 1) {
-                ijk.upAp7()
-                lastCenter = ijk
-                lastCenter.downAp7()
+        // From the finest resolution up, each digit is the offset of the hex from its parent's
+        // centre. The walk runs on the two-axis form (i − k, j − k): the aperture-7 steps are
+        // linear and blind to adding the same amount to i, j and k, so normalising between
+        // steps changes nothing there, and the digit is read from the offset with a table.
+        var ci = ijk.i - ijk.k
+        var cj = ijk.j - ijk.k
+        var r = res
+        while r >= 1 {
+            let pi: Int, pj: Int, centerI: Int, centerJ: Int
+            if FaceIJK.isClassIII(r) {
+                // counter-clockwise up step, then the parent's centre one level down
+                pi = CoordIJK.roundDiv7(3 * ci - cj)
+                pj = CoordIJK.roundDiv7(ci + 2 * cj)
+                centerI = 2 * pi + pj
+                centerJ = 3 * pj - pi
             } else {
-                ijk.upAp7r()
-                lastCenter = ijk
-                lastCenter.downAp7r()
+                // clockwise up step and its centre
+                pi = CoordIJK.roundDiv7(2 * ci + cj)
+                pj = CoordIJK.roundDiv7(3 * cj - ci)
+                centerI = 3 * pi - pj
+                centerJ = pi + 2 * pj
             }
-            h = H3IndexBits.setDigit(h, r + 1, (last - lastCenter).unitDigit)
+            h = H3IndexBits.setDigit(h, r, CoordIJK.digit(di: ci - centerI, dj: cj - centerJ))
+            ci = pi
+            cj = pj
             r -= 1
         }
+        ijk = CoordIJK(ci, cj, 0).normalized
         guard ijk.i <= 2, ijk.j <= 2, ijk.k <= 2 else { return 0 }
         let (baseCell, numRots) = BaseCells.lookup(face: fijk.face, ijk)
         h = H3IndexBits.setBaseCell(h, baseCell)

@@ -97,7 +97,10 @@ extension H3Cell: CustomStringConvertible, LosslessStringConvertible {
     public init(string: some StringProtocol) throws(H3Error) {
         var s = Substring(string)
         if s.hasPrefix("0x") || s.hasPrefix("0X") { s = s.dropFirst(2) }
-        guard !s.isEmpty, s.utf8.count <= 16, let v = UInt64(s, radix: 16) else { throw .invalidString }
+        // hex digits only (no sign); leading zeros are fine, values past 64 bits are not
+        guard !s.isEmpty, s.utf8.allSatisfy(\.isASCIIHexDigit), let v = UInt64(s, radix: 16) else {
+            throw .invalidString
+        }
         try self.init(validating: v)
     }
 
@@ -105,5 +108,12 @@ extension H3Cell: CustomStringConvertible, LosslessStringConvertible {
     public init?(_ description: String) {
         guard let c = try? H3Cell(string: description) else { return nil }
         self = c
+    }
+}
+
+extension UInt8 {
+    var isASCIIHexDigit: Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
+            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
     }
 }
