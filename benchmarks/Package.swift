@@ -1,0 +1,33 @@
+// swift-tools-version: 6.1
+//
+// The benchmark harness for geo-enrich: a separate package that depends on the root by path,
+// so library users never resolve package-benchmark. Run it with `make bench` from the root
+// (which also measures the h3-py anchor and writes benchmarks/RESULTS.md), or directly:
+//
+//     swift package --package-path benchmarks benchmark
+//
+// package-benchmark discovers executable targets only under `Benchmarks/<Name>/`.
+import PackageDescription
+
+let package = Package(
+    name: "geo-enrich-benchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "geo-enrich", path: ".."),
+        // MallocInterposer is the trait that counts allocations (mallocCountTotal) on Swift 6.3+;
+        // naming the traits explicitly also leaves out the Linux ARC runtime interposer.
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "H3Benchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "GeoEnrich", package: "geo-enrich"),
+            ],
+            path: "Benchmarks/H3Benchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
