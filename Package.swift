@@ -10,7 +10,7 @@ let package = Package(
     name: "geo-enrich",
     platforms: [.macOS(.v13)],
     products: [
-        .library(name: "GeoEnrich", targets: ["H3Core", "GeoBridge"]),
+        .library(name: "GeoEnrich", targets: ["H3Core", "GeoBridge", "GeoLookup"]),
         .executable(name: "geo-enrich", targets: ["GeoEnrichCLI"]),
     ],
     dependencies: [
@@ -28,15 +28,19 @@ let package = Package(
         // Swift wrappers over PROJ (geodesics) and GEOS (geometry); no C type in its public API.
         .target(name: "GeoBridge", dependencies: ["CPROJ", "CGEOS"]),
 
+        // Country, postal-code and FSA lookups over the memory-mapped files in data/.
+        .target(name: "GeoLookup", dependencies: ["GeoBridge"]),
+
         .executableTarget(
             name: "GeoEnrichCLI",
             dependencies: [
-                "H3Core", "GeoBridge",
+                "H3Core", "GeoBridge", "GeoLookup",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         .testTarget(name: "H3CoreTests", dependencies: ["H3Core"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GeoBridgeTests", dependencies: ["GeoBridge"]),
+        .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

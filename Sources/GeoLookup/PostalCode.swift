@@ -1,0 +1,64 @@
+/// A Canadian postal code (`A1A 1A1`), stored packed in 25 bits.
+///
+/// The packing is the one of `data/postal_ca.bin`: letters A…Z as 0…25 and digits as 0…9,
+/// mixed-radix `((((L1·10 + D1)·26 + L2)·10 + D2)·26 + L3)·10 + D3`.
+public struct PostalCode: Hashable, Comparable, Sendable {
+    /// The packed value; orders like the code's text.
+    public let packed: UInt32
+
+    /// The largest packed value (`Z9Z 9Z9`).
+    static let maxPacked: UInt32 = 26 * 10 * 26 * 10 * 26 * 10 - 1
+
+    init(packed: UInt32) { self.packed = packed }
+
+    /// Parses `A1A 1A1` or `A1A1A1` (upper case); `nil` for anything else.
+    public init?(_ text: some StringProtocol) {
+        let chars = Array(text.utf8).filter { $0 != UInt8(ascii: " ") }
+        guard chars.count == 6, text.utf8.count == 6 || text.utf8.count == 7 else { return nil }
+        var v: UInt32 = 0
+        for (i, c) in chars.enumerated() {
+            if i % 2 == 0 {
+                guard (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(c) else { return nil }
+                v = v * 26 + UInt32(c - UInt8(ascii: "A"))
+            } else {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) else { return nil }
+                v = v * 10 + UInt32(c - UInt8(ascii: "0"))
+            }
+        }
+        packed = v
+    }
+
+    /// The six characters, letters and digits alternating.
+    private var characters: [UInt8] {
+        var v = packed
+        var out = [UInt8](repeating: 0, count: 6)
+        for i in stride(from: 5, through: 0, by: -1) {
+            if i % 2 == 0 {
+                out[i] = UInt8(ascii: "A") + UInt8(v % 26)
+                v /= 26
+            } else {
+                out[i] = UInt8(ascii: "0") + UInt8(v % 10)
+                v /= 10
+            }
+        }
+        return out
+    }
+
+    /// Canada Post's form, `R3C 4L9`.
+    public var formatted: String {
+        let c = characters
+        return String(decoding: c[0..<3] + [UInt8(ascii: " ")] + c[3..<6], as: UTF8.self)
+    }
+
+    /// Without the space, `R3C4L9` (the EQWorks payload form).
+    public var compact: String { String(decoding: characters, as: UTF8.self) }
+
+    /// The forward sortation area: the first three characters, `R3C`.
+    public var fsa: String { String(decoding: characters[0..<3], as: UTF8.self) }
+
+    public static func < (a: PostalCode, b: PostalCode) -> Bool { a.packed < b.packed }
+}
+
+extension PostalCode: CustomStringConvertible {
+    public var description: String { formatted }
+}

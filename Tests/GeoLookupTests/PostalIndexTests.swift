@@ -1,0 +1,162 @@
+import Foundation
+import GeoBridge
+import Testing
+
+@testable import GeoLookup
+
+@Suite("PostalIndex: nearest GeoNames centroid by WGS84 geodesic")
+struct PostalIndexTests {
+    static let index: PostalIndex = {
+        do { return try PostalIndex(path: TestData.data("postal_ca.bin")) } catch { fatalError("\(error)") }
+    }()
+
+    @Test("the EQWorks seed fixes get the seed's FSAs")
+    func seedPoints() throws {
+        // ../shared/seeds/eqworks-ios-sdk.md: these fixes carry fsa R3C and R2H
+        let a = try #require(Self.index.nearest(latitude: 49.888171, longitude: -97.131112, maxDistance: 20_000))
+        #expect(a.fsa == "R3C")
+        let b = try #require(Self.index.nearest(latitude: 49.880312, longitude: -97.112786, maxDistance: 20_000))
+        #expect(b.fsa == "R2H")
+    }
+
+    @Test("agrees with pyproj's brute force on 4,000 reference points (postal_reference.txt)")
+    func reference() throws {
+        var cases = 0, mismatches = 0, answered = 0
+        for line in try TestData.fixture("postal_reference.txt") {
+            let f = line.split(separator: " ")
+            let lat = try #require(Double(f[0])), lng = try #require(Double(f[1]))
+            let got = Self.index.nearest(latitude: lat, longitude: lng, maxDistance: 20_000)
+            let want: (String, Double)? = f[2] == "-" ? nil : (f[2].replacingOccurrences(of: "_", with: " "), Double(f[3])!)
+            cases += 1
+            if want != nil { answered += 1 }
+            let same = (got == nil && want == nil) || (got?.code.formatted == want?.0 && got?.distanceMetres == want?.1)
+            if !same {
+                mismatches += 1
+                if mismatches <= 20 {
+                    Issue.record("\(lat) \(lng): expected \(want.map { "\($0.0) \($0.1)" } ?? "none"), got \(got.map { "\($0.code) \($0.distanceMetres)" } ?? "none")")
+                }
+            }
+        }
+        #expect(cases == 4000)
+        #expect(answered > 2000)
+        #expect(mismatches == 0)
+    }
+
+    @Test("the grid search finds what a scan of every centroid finds")
+    func bruteForce() throws {
+        var rng = SystemRandomNumberGenerator()
+        let geodesic = Geodesic.wgs84
+        for i in 0..<24 {
+            let lat = i % 2 == 0 ? Double.random(in: 43.5...43.8, using: &rng) : Double.random(in: 45...55, using: &rng)
+            let lng = i % 2 == 0 ? Double.random(in: -79.6 ... -79.2, using: &rng) : Double.random(in: -120 ... -70, using: &rng)
+            // every centroid by the local distance, then PROJ for all within its error bound of the best
+            var best = Double.infinity
+            var all: [(Int, Double)] = []
+            all.reserveCapacity(Self.index.count)
+            Self.index.forEachCentroid { k, plat, plng, _ in
+                let d = LocalDistance.metres(lat1: lat, lng1: lng, lat2: plat, lng2: plng)
+                all.append((k, d))
+                best = min(best, d)
+            }
+            let slack = 2 * LocalDistance.errorBound(distance: best, latitudeRadians: lat * .pi / 180) + 1e-6
+            var winner: (key: Int64, code: PostalCode, metres: Double)? = nil
+            for (k, d) in all where d <= best + slack {
+                let c = Self.index.centroid(k)
+                let m = geodesic.distance(from: GeoPoint(latitude: lat, longitude: lng), to: GeoPoint(latitude: c.latitude, longitude: c.longitude))
+                let key = DecimalRounding.scaledInteger(m, scale: 1e6)
+                if let w = winner, (w.key, w.code) <= (key, c.code) { continue }
+                winner = (key, c.code, m)
+            }
+            let got = Self.index.nearest(latitude: lat, longitude: lng, maxDistance: 1e7)
+            #expect(got?.code == winner?.code, "\(lat) \(lng)")
+            #expect(got?.distanceMetres == winner.map { DecimalRounding.tenths($0.metres) }, "\(lat) \(lng)")
+        }
+    }
+
+    @Test("nothing within the maximum distance gives nil; the limit is inclusive of what it covers")
+    func maxDistance() throws {
+        // the middle of Hudson Bay: no postal code within 20 km
+        #expect(Self.index.nearest(latitude: 60.0, longitude: -86.0, maxDistance: 20_000) == nil)
+        let near = try #require(Self.index.nearest(latitude: 49.888171, longitude: -97.131112, maxDistance: 20_000))
+        #expect(Self.index.nearest(latitude: 49.888171, longitude: -97.131112, maxDistance: near.distanceMetres - 0.2) == nil
+            || near.distanceMetres < 0.2)
+        #expect(Self.index.nearest(latitude: .nan, longitude: 0, maxDistance: 20_000) == nil)
+    }
+
+    @Test("a truncated file is an error that names it")
+    func truncated() throws {
+        let path = try TestData.alteredCopy(of: "postal_ca.bin") { $0 = $0.prefix($0.count / 2) }
+        #expect {
+            _ = try PostalIndex(path: path)
+        } throws: { error in
+            let e = error as? DataFileError
+            return e?.path == path && "\(e!)".contains(path) && "\(e!)".contains("truncated")
+        }
+    }
+
+    @Test("a flipped byte is caught by the checksum")
+    func corrupted() throws {
+        let path = try TestData.alteredCopy(of: "postal_ca.bin") { $0[$0.count - 1000] ^= 0x10 }
+        #expect {
+            _ = try PostalIndex(path: path)
+        } throws: { error in
+            guard let e = error as? DataFileError, case .checksumMismatch = e.reason else { return false }
+            return "\(e)".contains(path)
+        }
+    }
+
+    @Test("a file of another kind or a missing file is an error")
+    func wrongFile() throws {
+        let path = try TestData.alteredCopy(of: "postal_ca.bin") { $0[0] = UInt8(ascii: "X") }
+        #expect(throws: DataFileError.self) { try PostalIndex(path: path) }
+        #expect(throws: DataFileError.self) { try PostalIndex(path: "/nonexistent/postal_ca.bin") }
+    }
+}
+
+@Suite("PostalCode")
+struct PostalCodeTests {
+    @Test func formats() throws {
+        let c = try #require(PostalCode("R3C 4L9"))
+        #expect(c.formatted == "R3C 4L9")
+        #expect(c.compact == "R3C4L9")
+        #expect(c.fsa == "R3C")
+        #expect(PostalCode("R3C4L9") == c)
+        #expect(PostalCode("r3c 4l9") == nil)
+        #expect(PostalCode("R3C 4L") == nil)
+        #expect(PostalCode("33C 4L9") == nil)
+        #expect(PostalCode("A0A 0A0")! < PostalCode("A0A 0A1")!)
+    }
+}
+
+@Suite("Python-compatible decimal rounding")
+struct DecimalRoundingTests {
+    @Test func tenths() {
+        // 19.75 and 0.25 are exact binary ties: half to even. 19.65 and 0.35 lie just below the
+        // tie in binary, 0.05 just above.
+        #expect(DecimalRounding.tenths(19.75) == 19.8)
+        #expect(DecimalRounding.tenths(0.25) == 0.2)
+        #expect(DecimalRounding.tenths(19.65) == 19.6)
+        #expect(DecimalRounding.tenths(0.35) == 0.3)
+        #expect(DecimalRounding.tenths(0.05) == 0.1)
+        #expect(DecimalRounding.tenths(0) == 0)
+        #expect(DecimalRounding.tenths(19.7) == 19.7)
+    }
+}
+
+@Suite("LocalDistance against PROJ")
+struct LocalDistanceTests {
+    @Test("within its error bound on random pairs up to 20 km, 41° to 84° N")
+    func bound() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let lat = Double.random(in: 41...84, using: &rng), lng = Double.random(in: -141 ... -52, using: &rng)
+            let scale = pow(10, Double.random(in: 0...4.3, using: &rng)) / 111_000
+            let lat2 = lat + Double.random(in: -1...1, using: &rng) * scale
+            let lng2 = lng + Double.random(in: -1...1, using: &rng) * scale / cos(lat * .pi / 180)
+            let approx = LocalDistance.metres(lat1: lat, lng1: lng, lat2: lat2, lng2: lng2)
+            let exact = LocalDistance.geodesic(lat1: lat, lng1: lng, lat2: lat2, lng2: lng2)
+            #expect(abs(approx - exact) <= LocalDistance.errorBound(distance: approx, latitudeRadians: lat * .pi / 180),
+                    "\(lat) \(lng) \(lat2) \(lng2): \(approx) vs \(exact)")
+        }
+    }
+}
