@@ -6,7 +6,7 @@ public struct GEOSError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What kind of operation failed.
     public struct Kind: Sendable, Hashable, CustomStringConvertible {
         private enum Code: Hashable, Sendable {
-            case contextUnavailable, invalidWKT, invalidGeometry, preparationFailed, predicateFailed
+            case contextUnavailable, invalidWKT, invalidWKB, invalidGeometry, preparationFailed, predicateFailed
         }
         private let code: Code
 
@@ -14,6 +14,8 @@ public struct GEOSError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let contextUnavailable = Kind(code: .contextUnavailable)
         /// The WKT text could not be parsed.
         public static let invalidWKT = Kind(code: .invalidWKT)
+        /// The WKB bytes could not be parsed (truncated, unknown type, inconsistent counts).
+        public static let invalidWKB = Kind(code: .invalidWKB)
         /// The coordinates do not make the requested geometry (a ring of fewer than 3 vertices,
         /// say), found by GeoBridge or by GEOS.
         public static let invalidGeometry = Kind(code: .invalidGeometry)
@@ -28,6 +30,8 @@ public struct GEOSError: Error, Sendable, Hashable, CustomStringConvertible {
                 "GEOS could not create a context; the process is probably out of memory"
             case .invalidWKT:
                 "GEOS could not parse the WKT; check the text against the OGC WKT grammar"
+            case .invalidWKB:
+                "GEOS could not parse the WKB; check that the bytes are complete OGC well-known binary"
             case .invalidGeometry:
                 "GEOS could not build the geometry; a polygon's exterior ring needs at least 3 vertices"
             case .preparationFailed:

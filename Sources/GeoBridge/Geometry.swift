@@ -43,6 +43,31 @@ public final class Geometry {
         self.init(context: context, pointer: pointer)
     }
 
+    /// Parses a geometry from OGC well-known binary (either byte order, 2D or with Z/M).
+    ///
+    /// The bytes are copied into GEOS's own geometry, so the buffer may be released (or be a
+    /// memory-mapped file) after the call. Coordinates keep their exact bits. The geometry is
+    /// not checked for validity, as with ``init(wkt:context:)``.
+    /// - Parameters:
+    ///   - wkb: The WKB bytes of one geometry, nothing after it.
+    ///   - context: The context to create the geometry in.
+    /// - Throws: `GEOSError` of kind `.invalidWKB` with GEOS's message (truncated bytes, an
+    ///   unknown geometry type, a ring that is not closed, …).
+    /// - Complexity: O(n) in the length of `wkb`.
+    public convenience init(wkb: UnsafeRawBufferPointer, context: GEOSContext) throws(GEOSError) {
+        guard let bytes = wkb.baseAddress, !wkb.isEmpty else {
+            throw GEOSError(.invalidWKB, function: nil, message: "no bytes to parse")
+        }
+        let reader = try context.call(.invalidWKB, "GEOSWKBReader_create_r") {
+            GEOSWKBReader_create_r($0)
+        }
+        defer { GEOSWKBReader_destroy_r(context.handle, reader) }
+        let pointer = try context.call(.invalidWKB, "GEOSWKBReader_read_r") {
+            GEOSWKBReader_read_r($0, reader, bytes.assumingMemoryBound(to: UInt8.self), wkb.count)
+        }
+        self.init(context: context, pointer: pointer)
+    }
+
     /// Builds a polygon without holes from its exterior ring.
     ///
     /// The polygon is not checked for validity (repeated vertices, self-intersections).

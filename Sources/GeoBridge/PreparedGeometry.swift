@@ -26,23 +26,44 @@ public final class PreparedGeometry {
     ///
     /// A point exactly on the boundary is not contained (OGC `contains`). The point is taken as
     /// planar `x = longitude`, `y = latitude`.
-    ///
-    /// GEOS 3.11 has no `GEOSPreparedContainsXY_r` (added in 3.12), so each call creates and
-    /// frees a GEOS point.
     /// - Parameter point: The point to test.
     /// - Returns: `true` if the point is inside.
     /// - Throws: `GEOSError` of kind `.invalidGeometry` if GEOS cannot create the point, or
     ///   `.predicateFailed` if the predicate raises (e.g. on an invalid geometry).
     /// - Complexity: O(log n) in the vertex count after the first query, which builds the index.
     public func contains(_ point: GeoPoint) throws(GEOSError) -> Bool {
+        try test(point, "GEOSPreparedContains_r", GEOSPreparedContains_r)
+    }
+
+    /// Whether the point lies in the geometry or on its boundary (OGC `intersects`).
+    ///
+    /// The point-in-polygon rule of shapely's `intersects_xy`: a point exactly on an edge or at
+    /// a vertex counts as inside. The point is taken as planar `x = longitude`, `y = latitude`.
+    /// - Parameter point: The point to test.
+    /// - Returns: `true` if the point is inside or on the boundary.
+    /// - Throws: `GEOSError` of kind `.invalidGeometry` if GEOS cannot create the point, or
+    ///   `.predicateFailed` if the predicate raises.
+    /// - Complexity: O(log n) in the vertex count after the first query, which builds the index.
+    public func intersects(_ point: GeoPoint) throws(GEOSError) -> Bool {
+        try test(point, "GEOSPreparedIntersects_r", GEOSPreparedIntersects_r)
+    }
+
+    /// Runs a prepared predicate against a point.
+    ///
+    /// GEOS 3.11 has no `GEOSPrepared…XY_r` variants (added in 3.12), so each call creates and
+    /// frees a GEOS point.
+    private func test(
+        _ point: GeoPoint, _ function: String,
+        _ predicate: (GEOSContextHandle_t?, OpaquePointer?, OpaquePointer?) -> CChar
+    ) throws(GEOSError) -> Bool {
         let context = geometry.context
         let geosPoint = try context.call(.invalidGeometry, "GEOSGeom_createPointFromXY_r") {
             GEOSGeom_createPointFromXY_r($0, point.longitude, point.latitude)
         }
         defer { GEOSGeom_destroy_r(context.handle, geosPoint) }
         // GEOS predicates return 1 (true), 0 (false) or 2 (exception).
-        let answer = try context.call(.predicateFailed, "GEOSPreparedContains_r") { handle -> CChar? in
-            let result = GEOSPreparedContains_r(handle, pointer, geosPoint)
+        let answer = try context.call(.predicateFailed, function) { handle -> CChar? in
+            let result = predicate(handle, pointer, geosPoint)
             return result == 2 ? nil : result
         }
         return answer == 1

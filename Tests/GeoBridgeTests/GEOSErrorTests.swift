@@ -15,7 +15,7 @@ import Testing
 
     @Test func kindsAreDistinct() {
         let kinds: [GEOSError.Kind] = [
-            .contextUnavailable, .invalidWKT, .invalidGeometry, .preparationFailed, .predicateFailed,
+            .contextUnavailable, .invalidWKT, .invalidWKB, .invalidGeometry, .preparationFailed, .predicateFailed,
         ]
         #expect(Set(kinds).count == kinds.count)
         #expect(Set(kinds.map(\.description)).count == kinds.count)

@@ -74,4 +74,54 @@ import Testing
         #expect(error?.function == nil)
         #expect(error?.message.contains("at least 3 vertices") == true)
     }
+
+    // MARK: WKB
+
+    /// Little-endian WKB of POLYGON ((0 0, 10 0, 10 20, 0 20, 0 0)), written out by hand.
+    static let rectangleWKB: [UInt8] = {
+        var bytes: [UInt8] = [1]
+        func u32(_ v: UInt32) { withUnsafeBytes(of: v.littleEndian) { bytes += $0 } }
+        func f64(_ v: Double) { withUnsafeBytes(of: v.bitPattern.littleEndian) { bytes += $0 } }
+        u32(3)  // Polygon
+        u32(1)  // one ring
+        u32(5)  // of five points
+        for (x, y) in [(0.0, 0.0), (10, 0), (10, 20), (0, 20), (0, 0)] {
+            f64(x)
+            f64(y)
+        }
+        return bytes
+    }()
+
+    /// Parses `wkb` from a buffer of its own, as a data file's mapping would hold it.
+    static func geometry(wkb: [UInt8], context: GEOSContext) throws(GEOSError) -> Geometry {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: wkb.count, alignment: 8)
+        defer { buffer.deallocate() }
+        buffer.copyBytes(from: wkb)
+        return try Geometry(wkb: UnsafeRawBufferPointer(buffer), context: context)
+    }
+
+    @Test func parsesPolygonWKB() throws {
+        let context = try GEOSContext()
+        let rectangle = try Self.geometry(wkb: Self.rectangleWKB, context: context).prepared()
+        #expect(try rectangle.contains(GeoPoint(latitude: 15, longitude: 5)))
+        #expect(try !rectangle.contains(GeoPoint(latitude: 5, longitude: 15)))
+    }
+
+    static let unknownTypeWKB: [UInt8] = [1, 99, 0, 0, 0] + rectangleWKB[5...]
+
+    @Test(arguments: [Array(rectangleWKB.dropLast(8)), unknownTypeWKB, [1]])
+    func invalidWKBThrowsWithGEOSMessage(_ wkb: [UInt8]) throws {
+        let context = try GEOSContext()
+        let error = #expect(throws: GEOSError.self) { try Self.geometry(wkb: wkb, context: context) }
+        #expect(error?.kind == .invalidWKB)
+        #expect(error?.function == "GEOSWKBReader_read_r")
+        #expect(error?.message.isEmpty == false)
+    }
+
+    @Test func emptyWKBIsRejected() throws {
+        let context = try GEOSContext()
+        let error = #expect(throws: GEOSError.self) { try Self.geometry(wkb: [], context: context) }
+        #expect(error?.kind == .invalidWKB)
+        #expect(error?.function == nil)
+    }
 }

@@ -59,4 +59,28 @@ import Testing
             #expect(try rectangle.contains(GeoPoint(latitude: 10, longitude: longitude)) == expected)
         }
     }
+
+    /// OGC `intersects`: boundary points count, as in shapely's `intersects_xy`.
+    @Test func intersectsIncludesTheBoundary() throws {
+        let context = try GEOSContext()
+        let rectangle = try Geometry(wkt: Self.rectangleWKT, context: context).prepared()
+        #expect(try rectangle.intersects(GeoPoint(latitude: 15, longitude: 5)))
+        #expect(try rectangle.intersects(GeoPoint(latitude: 0, longitude: 5)))
+        #expect(try rectangle.intersects(GeoPoint(latitude: 20, longitude: 10)))
+        #expect(try !rectangle.intersects(GeoPoint(latitude: 5, longitude: 15)))
+        #expect(try !rectangle.intersects(GeoPoint(latitude: 20.000000000000004, longitude: 5)))
+    }
+
+    @Test func intersectsHolesAndParts() throws {
+        let context = try GEOSContext()
+        let wkt = """
+            MULTIPOLYGON (((0 0, 10 0, 10 10, 0 10, 0 0), (4 4, 6 4, 6 6, 4 6, 4 4)), \
+            ((20 20, 21 20, 21 21, 20 21, 20 20)))
+            """
+        let country = try Geometry(wkt: wkt, context: context).prepared()
+        #expect(try !country.intersects(GeoPoint(latitude: 5, longitude: 5)))
+        #expect(try country.intersects(GeoPoint(latitude: 4, longitude: 5)))  // the hole's edge
+        #expect(try country.intersects(GeoPoint(latitude: 21, longitude: 21)))
+        #expect(try !country.intersects(GeoPoint(latitude: 15, longitude: 15)))
+    }
 }

@@ -1,0 +1,186 @@
+/// The Natural Earth 10 m admin-0 countries of `data/countries.bin`, memory-mapped: a grid of 1°
+/// tiles refined by a quadtree that names the record of most points outright, and the records'
+/// polygons as WKB for the rest.
+///
+/// The rule it answers (CONTRACT.md rule 5, as the reference peer applies it): a point, taken
+/// planar as x = longitude and y = latitude, belongs to the lowest-index shapefile record whose
+/// geometry intersects it (a point on a boundary is inside); the country is that record's
+/// `ISO_A2_EH`, none where that is `-99` or no record intersects the point.
+///
+/// Lookups go through a ``CountryLocator``, one per thread, which owns the GEOS state that the
+/// few points near a border or a coast need. The file's layout is in ``CountryFileLayout``.
+///
+/// Thread safety: the mapping is read-only and everything else is immutable, so one index
+/// serves any number of threads (each with its own locator).
+public final class CountryIndex: Sendable {
+    /// The file the index reads.
+    public let file: DataFile
+    /// The records, in shapefile order.
+    let records: [CountryRecord]
+    /// The sections read in place.
+    let tables: Tables
+
+    /// Number of admin-0 records (250 for Natural Earth v5.1.1).
+    public var recordCount: Int { records.count }
+
+    /// Views into the mapped payload. They stay valid as long as `file` lives, which the index
+    /// guarantees by holding it; the mapping is never written, so sharing them is safe.
+    struct Tables: @unchecked Sendable {
+        /// 180 × 360 entries, row-major from (−90°, −180°).
+        let tiles: UnsafeBufferPointer<UInt32>
+        /// Four child entries per node.
+        let nodes: UnsafeBufferPointer<UInt32>
+        /// Candidate lists: a count, then record indices.
+        let lists: UnsafeBufferPointer<UInt32>
+        /// The records' geometries.
+        let wkb: UnsafeRawBufferPointer
+    }
+
+    /// Opens a countries file and validates its whole structure, so that no lookup can fail
+    /// or trap on bad data later.
+    ///
+    /// - Parameter path: the file, normally `data/countries.bin`.
+    /// - Throws: ``DataFileError`` naming the file and what is wrong with it: unreadable,
+    ///   truncated, another kind of file or version, a checksum mismatch, or (for a file whose
+    ///   checksum matches but whose content is inconsistent) `corrupt` with the first problem.
+    /// - Complexity: O(n) in the file size: the checksum, the records' WKB structure, and one
+    ///   pass over the tiles, the nodes and the lists they reference.
+    public init(path: String) throws(DataFileError) {
+        typealias L = CountryFileLayout
+        let file = try DataFile(path: path, magic: L.magic, version: L.version)
+        func corrupt(_ message: String) -> DataFileError { DataFileError(path: path, .corrupt(message)) }
+
+        let counts = file.counts
+        guard counts[0] > 0, counts[0] <= UInt64(L.valueMask), counts[1] <= UInt64(L.valueMask),
+              counts[2] <= UInt64(L.valueMask), counts[3] == L.tilesPerDegree else {
+            throw corrupt("implausible counts \(counts)")
+        }
+        let recordCount = Int(counts[0]), nodeCount = Int(counts[1]), listWords = Int(counts[2])
+        let tileCount = L.tileRows * L.tileColumns
+        let recordBytes = L.recordSize * recordCount
+        let tileBytes = L.padded(UInt32.self, count: tileCount)
+        let nodeBytes = L.padded(UInt32.self, count: L.childrenPerNode * nodeCount)
+        let listBytes = L.padded(UInt32.self, count: listWords)
+        let fixed = recordBytes + tileBytes + nodeBytes + listBytes
+        guard fixed <= file.payload.count, (file.payload.count - fixed) % 8 == 0 else {
+            throw corrupt("a payload of \(file.payload.count) bytes cannot hold the sections the counts \(counts) need")
+        }
+        let wkbBytes = file.payload.count - fixed
+
+        let recordSection = UnsafeRawBufferPointer(rebasing: file.payload[0..<recordBytes])
+        let tiles = try file.array(of: UInt32.self, at: recordBytes, count: tileCount)
+        let wkb = UnsafeRawBufferPointer(rebasing: file.payload[(recordBytes + tileBytes)..<(recordBytes + tileBytes + wkbBytes)])
+        let nodes = try file.array(of: UInt32.self, at: recordBytes + tileBytes + wkbBytes,
+                                   count: L.childrenPerNode * nodeCount)
+        let lists = try file.array(of: UInt32.self, at: recordBytes + tileBytes + wkbBytes + nodeBytes, count: listWords)
+
+        do throws(CountryFileProblem) {
+            var records: [CountryRecord] = []
+            records.reserveCapacity(recordCount)
+            for i in 0..<recordCount {
+                let record = try CountryRecord(recordSection, index: i, wkbSectionSize: wkbBytes)
+                if let problem = WKBStructure.problem(in: UnsafeRawBufferPointer(rebasing: wkb[record.wkb])) {
+                    throw CountryFileProblem("record \(i): its WKB is malformed: \(problem)")
+                }
+                records.append(record)
+            }
+            try Self.validateTree(tiles: tiles, nodes: nodes, lists: lists, recordCount: recordCount)
+            self.records = records
+        } catch {
+            throw corrupt(error.message)
+        }
+        self.file = file
+        tables = Tables(tiles: tiles, nodes: nodes, lists: lists, wkb: wkb)
+    }
+
+    /// Checks every entry reachable or not: values in range, lists well formed, and child nodes
+    /// numbered after their parents (so a descent always ends) no deeper than the maximum.
+    private static func validateTree(tiles: UnsafeBufferPointer<UInt32>, nodes: UnsafeBufferPointer<UInt32>,
+                                     lists: UnsafeBufferPointer<UInt32>, recordCount: Int) throws(CountryFileProblem) {
+        typealias L = CountryFileLayout
+        let nodeCount = nodes.count / L.childrenPerNode
+        var depth = [Int](repeating: 0, count: nodeCount)
+
+        func check(_ raw: UInt32, parent: Int?, where place: @autoclosure () -> String) throws(CountryFileProblem) {
+            guard let entry = CountryEntry(raw) else {
+                throw CountryFileProblem("\(place()) has the unused entry value \(raw)")
+            }
+            switch entry {
+            case .none:
+                break
+            case .record(let r):
+                guard r < recordCount else { throw CountryFileProblem("\(place()) names record \(r) of \(recordCount)") }
+            case .node(let n):
+                guard (((parent ?? -1) + 1)..<nodeCount).contains(n) else {
+                    throw CountryFileProblem("\(place()) points to node \(n) (of \(nodeCount)), not after its own")
+                }
+                let d = (parent.map { depth[$0] } ?? 0) + 1
+                guard d <= L.maxDepth else { throw CountryFileProblem("\(place()) goes deeper than \(L.maxDepth) levels") }
+                depth[n] = max(depth[n], d)
+            case .list(let m):
+                guard m < lists.count, lists[m] > 0, Int(lists[m]) <= lists.count - m - 1 else {
+                    throw CountryFileProblem("\(place()) points to a list at word \(m) that does not fit the \(lists.count) words")
+                }
+                var previous = -1
+                for k in (m + 1)...(m + Int(lists[m])) {
+                    let r = Int(lists[k])
+                    guard r > previous, r < recordCount else {
+                        throw CountryFileProblem("the list at word \(m) is not ascending record indices below \(recordCount)")
+                    }
+                    previous = r
+                }
+            }
+        }
+
+        for (t, raw) in tiles.enumerated() {
+            try check(raw, parent: nil, where: "tile \(t)")
+        }
+        // Parents come before children, so a node's depth is final when its turn comes.
+        for n in 0..<nodeCount {
+            for c in 0..<L.childrenPerNode {
+                try check(nodes[L.childrenPerNode * n + c], parent: n, where: "child \(c) of node \(n)")
+            }
+        }
+    }
+
+    /// The entry that answers a point: `.none`, `.record`, or `.list` (never `.node`).
+    ///
+    /// Points outside −90…90 × −180…180, or not finite, get `.none`: no record reaches there.
+    /// - Complexity: O(depth of the quadtree at the point), at most ``CountryFileLayout/maxDepth``.
+    func entry(latitude: Double, longitude: Double) -> CountryEntry {
+        typealias L = CountryFileLayout
+        guard latitude >= -90, latitude <= 90, longitude >= -180, longitude <= 180 else { return .none }
+        // ⌊lat⌋ + 90 rather than ⌊lat + 90⌋: the sum can round up to the next integer (lat = −1e-20
+        // gives 90.0) and put the point in a tile that does not hold it. ⌊x⌋ of a double is exact.
+        let row = min(Int(latitude.rounded(.down)) + 90, L.tileRows - 1)
+        let column = min(Int(longitude.rounded(.down)) + 180, L.tileColumns - 1)
+        var raw = tables.tiles[row * L.tileColumns + column]
+        var minLatitude = Double(row - 90), minLongitude = Double(column - 180), size = 1.0
+        // Validated: node numbers grow along any descent, so this ends, and no value is unused.
+        while raw & L.kindMask == L.kindNode {
+            size *= 0.5
+            let midLatitude = minLatitude + size, midLongitude = minLongitude + size
+            var child = 0
+            if latitude >= midLatitude {
+                child |= L.northChild
+                minLatitude = midLatitude
+            }
+            if longitude >= midLongitude {
+                child |= L.eastChild
+                minLongitude = midLongitude
+            }
+            raw = tables.nodes[L.childrenPerNode * Int(raw & L.valueMask) + child]
+        }
+        return CountryEntry(raw) ?? .none
+    }
+
+    /// The record indices of the candidate list at word `offset`, ascending.
+    func candidates(at offset: Int) -> UnsafeBufferPointer<UInt32> {
+        UnsafeBufferPointer(rebasing: tables.lists[(offset + 1)..<(offset + 1 + Int(tables.lists[offset]))])
+    }
+
+    /// The WKB of record `index`.
+    func wkb(ofRecord index: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: tables.wkb[records[index].wkb])
+    }
+}

@@ -1,0 +1,73 @@
+import GeoBridge
+
+/// The country of a point and, in Canada, its nearest postal code: the lookup of contract
+/// rule 5 over the bundled data.
+///
+/// Open once per process (``init(dataDirectory:postalMaxDistance:)`` maps the files; it is
+/// `Sendable` and shared), then give each thread its own ``Locator`` (GEOS contexts are
+/// per thread).
+public final class LocationLookup: Sendable {
+    /// Natural Earth countries.
+    public let countries: CountryIndex
+    /// GeoNames Canadian postal-code centroids.
+    public let postal: PostalIndex
+    /// Largest distance in metres from a point to the centroid of its postal code (default 20 km).
+    public let postalMaxDistance: Double
+
+    /// The file names inside a data directory.
+    public static let countriesFile = "countries.bin"
+    public static let postalFile = "postal_ca.bin"
+
+    /// Opens `countries.bin` and `postal_ca.bin` from a data directory.
+    ///
+    /// - Parameters:
+    ///   - dataDirectory: the folder holding the data files (the repository's `data/`).
+    ///   - postalMaxDistance: metres, default 20,000.
+    /// - Throws: ``DataFileError`` naming the file that is missing or damaged.
+    /// - Complexity: O(n) in the data size (checksums): a few milliseconds.
+    public init(dataDirectory: String, postalMaxDistance: Double = 20_000) throws(DataFileError) {
+        countries = try CountryIndex(path: dataDirectory + "/" + LocationLookup.countriesFile)
+        postal = try PostalIndex(path: dataDirectory + "/" + LocationLookup.postalFile)
+        self.postalMaxDistance = postalMaxDistance
+    }
+
+    /// What the lookup found for one point.
+    public struct Result: Hashable, Sendable {
+        /// ISO 3166-1 alpha-2 of the Natural Earth polygon holding the point (`ISO_A2_EH`).
+        public var country: CountryCode?
+        /// The nearest postal code within the maximum distance, for points in Canada only.
+        public var postal: PostalMatch?
+
+        public init(country: CountryCode? = nil, postal: PostalMatch? = nil) {
+            self.country = country
+            self.postal = postal
+        }
+    }
+
+    /// A lookup for one thread at a time.
+    public final class Locator {
+        public let lookup: LocationLookup
+        private let countries: CountryLocator
+        private static let canada = CountryCode("CA")!
+
+        /// - Throws: ``GEOSError`` when GEOS cannot create a context.
+        public init(_ lookup: LocationLookup) throws(GEOSError) {
+            self.lookup = lookup
+            countries = try CountryLocator(index: lookup.countries)
+        }
+
+        /// The country and, in Canada, the postal code of a point in degrees.
+        ///
+        /// - Complexity: O(1) for most points (a precomputed cover); a prepared polygon test near
+        ///   borders and coasts; the postal search in Canada (see ``PostalIndex/nearest(latitude:longitude:maxDistance:)``).
+        public func locate(latitude: Double, longitude: Double) -> Result {
+            let country = countries.country(latitude: latitude, longitude: longitude)
+            guard country == Locator.canada else { return Result(country: country) }
+            return Result(country: country, postal: lookup.postal.nearest(latitude: latitude, longitude: longitude,
+                                                                          maxDistance: lookup.postalMaxDistance))
+        }
+    }
+
+    /// A new ``Locator`` for the calling thread.
+    public func makeLocator() throws(GEOSError) -> Locator { try Locator(self) }
+}
