@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import GeoLookup
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `geo-enrich lookup`: country, postal code and FSA of `LAT LNG` lines.
+struct LookupCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lookup",
+        abstract: "Country, and in Canada postal code and FSA, of `LAT LNG` lines (degrees).",
+        discussion: """
+            Writes one JSON object per input line, e.g. \
+            {"country":"CA","postalcode":"R3C 4L9","fsa":"R3C","postal_distance_m":19.7}. Keys are \
+            absent when there is no answer ({} in the open ocean). A line that cannot be read gives \
+            {"error":"<reason>"} and the run goes on (exit status 1 at the end).
+            """)
+
+    @Option(help: "Folder of the data files (countries.bin, postal_ca.bin). Default: $GEO_ENRICH_DATA, else the data/ the binary was built beside.")
+    var data: String?
+
+    @Option(name: .customLong("postal-max-distance"), help: "Largest distance to a postal-code centroid, in metres.")
+    var postalMaxDistance: Double = 20_000
+
+    func validate() throws {
+        guard postalMaxDistance.isFinite, postalMaxDistance >= 0 else {
+            throw ValidationError("--postal-max-distance must be a non-negative number of metres")
+        }
+    }
+
+    func run() throws {
+        let lookup: LocationLookup
+        do {
+            lookup = try LocationLookup(dataDirectory: DataDirectory.resolve(data), postalMaxDistance: postalMaxDistance)
+        } catch {
+            FileHandle.standardError("geo-enrich: \(error)")
+            throw ExitCode(1)
+        }
+        let locator = try lookup.makeLocator()
+        var reader = LineReader(fileDescriptor: STDIN_FILENO)
+        let out = OutputBuffer(fileDescriptor: STDOUT_FILENO)
+        var failed = 0
+        try reader.forEachLine { bytes in
+            let line = String(decoding: bytes, as: UTF8.self)
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
+            guard fields.count == 2, let lat = Double(fields[0]), let lng = Double(fields[1]) else {
+                failed += 1
+                out.writeLine(#"{"error":"expected `LAT LNG` in degrees"}"#)
+                return
+            }
+            guard lat.isFinite, lng.isFinite, abs(lat) <= 90, abs(lng) <= 180 else {
+                failed += 1
+                out.writeLine(#"{"error":"latitude must be in [-90, 90] and longitude in [-180, 180]"}"#)
+                return
+            }
+            out.writeLine(LookupJSON.object(locator.locate(latitude: lat, longitude: lng)))
+        }
+        out.flush()
+        if failed > 0 { throw ExitCode(1) }
+    }
+}
+
+/// The JSON of a lookup result, keys in the contract's order.
+enum LookupJSON {
+    static func object(_ r: LocationLookup.Result) -> String {
+        var parts: [String] = []
+        if let c = r.country { parts.append(#""country":"\#(c)""#) }
+        if let p = r.postal {
+            parts.append(#""postalcode":"\#(p.code.formatted)","fsa":"\#(p.fsa)","postal_distance_m":\#(p.distanceMetres)"#)
+        }
+        return "{" + parts.joined(separator: ",") + "}"
+    }
+}
+
+extension FileHandle {
+    /// Writes one line to standard error.
+    static func standardError(_ message: String) {
+        FileHandle.standardError.write((message + "\n").data(using: .utf8)!)
+    }
+}
