@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of geo-enrich: installs what is missing, runs the Swift test suite, then
-# the differential check of the CLI against PyPI h3 4.5.0 on 200,000 fresh random points.
+# the differential checks of the CLI: H3 against PyPI h3 4.5.0 on 200,000 fresh random points,
+# and the lookup against the peer's lookup (../shared/bench) on 40,000 points.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -8,3 +9,12 @@ bash scripts/setup.sh
 swift build -c release --product geo-enrich
 swift test
 python3 scripts/h3_diffcheck.py --bin .build/release/geo-enrich --points 200000
+
+# the lookup against the peer's own classes (../shared/bench, or $GEO_ENRICH_PEER)
+peer=${GEO_ENRICH_PEER:-$(cd .. && pwd)/shared/bench}
+if [ ! -f "$peer/peer_enrich.py" ]; then
+  echo "test.sh: the peer (shared/bench/peer_enrich.py) is not beside this repository; set GEO_ENRICH_PEER" >&2
+  exit 1
+fi
+bash "$peer/setup_peer.sh" >/dev/null
+python3 scripts/lookup_diffcheck.py --bin .build/release/geo-enrich --peer "$peer/peer_enrich.py"
