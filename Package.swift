@@ -8,9 +8,9 @@ import PackageDescription
 
 let package = Package(
     name: "geo-enrich",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
-        .library(name: "GeoEnrich", targets: ["H3Core", "GeoBridge", "GeoLookup"]),
+        .library(name: "GeoEnrich", targets: ["H3Core", "GeoBridge", "GeoLookup", "EnrichEngine"]),
         .executable(name: "geo-enrich", targets: ["GeoEnrichCLI"]),
     ],
     dependencies: [
@@ -31,16 +31,20 @@ let package = Package(
         // Country, postal-code and FSA lookups over the memory-mapped files in data/.
         .target(name: "GeoLookup", dependencies: ["GeoBridge"]),
 
+        // The engine of contract rules 1-7: sessions, distance filter, expiry, attach, consent.
+        .target(name: "EnrichEngine", dependencies: ["H3Core", "GeoBridge", "GeoLookup"]),
+
         .executableTarget(
             name: "GeoEnrichCLI",
             dependencies: [
-                "H3Core", "GeoBridge", "GeoLookup",
+                "H3Core", "GeoBridge", "GeoLookup", "EnrichEngine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         .testTarget(name: "H3CoreTests", dependencies: ["H3Core"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GeoBridgeTests", dependencies: ["GeoBridge"]),
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup"], exclude: ["Fixtures"]),
+        .testTarget(name: "EnrichEngineTests", dependencies: ["EnrichEngine"]),
     ],
     swiftLanguageModes: [.v6]
 )

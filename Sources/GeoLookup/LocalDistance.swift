@@ -13,14 +13,14 @@ import GeoBridge
 /// 41° and 84° N up to 20 km, |error| ≤ 0.062 · d³/a² · (1 + tan² φ) (plus float noise below
 /// 1e-7 m). ``errorBound(distance:latitudeRadians:)`` uses three times that constant. Callers
 /// fall back to PROJ whenever a decision lies within the bound.
-enum LocalDistance {
-    static let a = 6_378_137.0
-    static let f = 1 / 298.257223563
-    static let e2 = f * (2 - f)
-    static let degree = Double.pi / 180
+package enum LocalDistance {
+    package static let a = 6_378_137.0
+    package static let f = 1 / 298.257223563
+    package static let e2 = f * (2 - f)
+    package static let degree = Double.pi / 180
 
     /// Metres between two points given in degrees; accurate to ``errorBound(distance:latitudeRadians:)``.
-    @inline(__always) static func metres(lat1: Double, lng1: Double, lat2: Double, lng2: Double) -> Double {
+    @inline(__always) package static func metres(lat1: Double, lng1: Double, lat2: Double, lng2: Double) -> Double {
         let p1 = lat1 * degree
         let p2 = lat2 * degree
         var dl = (lng2 - lng1) * degree
@@ -40,7 +40,7 @@ enum LocalDistance {
     /// latitude's sine and cosine come from the angle-addition formulas with the half
     /// difference δ, whose sine and cosine are their Taylor series (exact to 1e-19 for
     /// |δ| ≤ 0.002 rad, about 13 km; farther pairs take the plain formula).
-    @inline(__always) static func metres(from p: Point, lat2: Double, lng2: Double) -> Double {
+    @inline(__always) package static func metres(from p: Point, lat2: Double, lng2: Double) -> Double {
         let p2 = lat2 * degree
         let delta = (p2 - p.latitudeRadians) * 0.5
         guard abs(delta) <= 0.002 else { return metres(lat1: p.latitude, lng1: p.longitude, lat2: lat2, lng2: lng2) }
@@ -60,11 +60,11 @@ enum LocalDistance {
     }
 
     /// A point with the sine, cosine and |tangent| of its latitude, for repeated distances from it.
-    struct Point {
-        let latitude: Double, longitude: Double, latitudeRadians: Double
-        let sinLatitude: Double, cosLatitude: Double, absTanLatitude: Double
+    package struct Point: Sendable, Hashable {
+        package let latitude: Double, longitude: Double, latitudeRadians: Double
+        package let sinLatitude: Double, cosLatitude: Double, absTanLatitude: Double
 
-        init(latitude: Double, longitude: Double) {
+        package init(latitude: Double, longitude: Double) {
             self.latitude = latitude
             self.longitude = longitude
             latitudeRadians = latitude * LocalDistance.degree
@@ -77,20 +77,20 @@ enum LocalDistance {
     /// ``errorBound(distance:latitudeRadians:)`` with the tangent given: the bound's tan φ
     /// may be taken at either end of a pair (within 13 km the two differ by under 2 %, which the
     /// bound's factor three over the measured constant covers).
-    @inline(__always) static func errorBound(distance d: Double, absTan t: Double) -> Double {
+    @inline(__always) package static func errorBound(distance d: Double, absTan t: Double) -> Double {
         let t = t * 1.02 + 0.002
         return 0.2 * d * d * d / (a * a) * (1 + t * t) + 1e-6
     }
 
     /// A bound on |``metres(lat1:lng1:lat2:lng2:)`` − geodesic| for a pair about `distance`
     /// metres apart near latitude `latitudeRadians`.
-    @inline(__always) static func errorBound(distance d: Double, latitudeRadians p: Double) -> Double {
+    @inline(__always) package static func errorBound(distance d: Double, latitudeRadians p: Double) -> Double {
         let t = tan(p)
         return 0.2 * d * d * d / (a * a) * (1 + t * t) + 1e-6
     }
 
     /// The exact geodesic (PROJ's `geod_inverse`), for the decisions the approximation cannot make.
-    @inline(__always) static func geodesic(lat1: Double, lng1: Double, lat2: Double, lng2: Double) -> Double {
+    @inline(__always) package static func geodesic(lat1: Double, lng1: Double, lat2: Double, lng2: Double) -> Double {
         Geodesic.wgs84.distance(from: GeoPoint(latitude: lat1, longitude: lng1),
                                 to: GeoPoint(latitude: lat2, longitude: lng2))
     }

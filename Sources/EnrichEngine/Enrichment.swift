@@ -1,0 +1,44 @@
+import GeoLookup
+import H3Core
+
+/// The location context of an accepted fix: what the contract's `geo` object carries.
+public struct Enrichment: Hashable, Sendable {
+    /// The fix's position in degrees, as received.
+    public var latitude: Double
+    public var longitude: Double
+    /// The fix's accuracy radius in metres, when it had one.
+    public var accuracy: Double?
+    /// When the fix was taken.
+    public var fixTimestamp: Timestamp
+    /// The H3 cell of the fix at the configured resolution.
+    public var h3: H3Cell
+    /// ISO 3166-1 alpha-2 of the Natural Earth polygon holding the fix.
+    public var country: CountryCode?
+    /// The nearest postal code, for fixes in Canada within the maximum distance.
+    public var postal: PostalMatch?
+}
+
+/// The location given to an event: the enrichment of the session's live fix and its age.
+public struct Attachment: Hashable, Sendable {
+    public var enrichment: Enrichment
+    /// Event time minus fix time, in milliseconds (0 on the fix itself).
+    public var ageMilliseconds: Int64
+}
+
+/// Why a fix was not accepted (the contract's reasons).
+public enum RejectReason: String, Sendable, CaseIterable {
+    /// Nearer than the distance filter to the session's live fix.
+    case distance
+    /// Older than the session's last accepted fix.
+    case stale
+    /// Less accurate than the configured ceiling.
+    case accuracy
+    /// The session opted out.
+    case consent
+}
+
+/// What the engine decided about a fix.
+public enum FixDecision: Hashable, Sendable {
+    case accepted(Enrichment)
+    case rejected(RejectReason)
+}

@@ -1,0 +1,69 @@
+import Foundation
+import GeoLookup
+import Testing
+
+@testable import EnrichEngine
+
+@Suite("LocationEngine: sharded, thread-safe, with the real enrichment")
+struct LocationEngineTests {
+    static let dataDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("data").path
+
+    @Test("an accepted fix carries its H3 cell, country and postal code; an event gets it")
+    func enrichment() throws {
+        let engine = try LocationEngine.standard(lookup: LocationLookup(dataDirectory: Self.dataDirectory))
+        let s = sid("s-42")
+        guard case .accepted(let e) = engine.ingest(fix(49.888171, -97.131112, at: 1_764_237_600_000, accuracy: 12.5), session: s)
+        else { Issue.record("not accepted"); return }
+        // the EQWorks seed's h3Index and FSA for this fix; the postal code and distance are the
+        // contract's example output
+        #expect(e.h3.description == "8f271c973aa4594")
+        #expect(e.country?.description == "CA")
+        #expect(e.postal?.code.formatted == "R3C 4L9")
+        #expect(e.postal?.distanceMetres == 19.7)
+        let a = engine.attach(session: s, at: ts(1_764_237_612_000))
+        #expect(a?.ageMilliseconds == 12_000)
+        #expect(a?.enrichment == e)
+        #expect(engine.attach(session: sid("other"), at: ts(1_764_237_612_000)) == nil)
+    }
+
+    @Test("many threads at once give what one table gives alone")
+    func concurrency() async {
+        let records = ModelTests.stream(seed: 99, count: 40_000, ordered: true)
+        // one table, in order
+        // tasks run sessions in any interleaving, so a shard's watermark may run ahead of a
+        // session's own time: eviction (which assumes bounded lateness) is off for this test
+        var configuration = EngineConfiguration()
+        configuration.evictAfter = Int64.max / 4
+        var table = SessionTable(configuration: configuration, enricher: H3OnlyEnricher())
+        let expected = records.map { ModelTests.outcome(&table, $0) }
+        // the engine, one task per session (each session's records stay in order)
+        let engine = LocationEngine(configuration: configuration, shardCount: 8) { H3OnlyEnricher() }
+        let bySession = Dictionary(grouping: records.indices, by: { records[$0].session })
+        let results = await withTaskGroup(of: [(Int, ModelTests.Outcome)].self) { group in
+            for (_, indexes) in bySession {
+                group.addTask {
+                    indexes.map { i -> (Int, ModelTests.Outcome) in
+                        let r = records[i]
+                        if let f = r.fix {
+                            switch engine.ingest(f, session: r.session, consent: r.consent) {
+                            case .accepted(let e):
+                                return (i, .decision(.accepted(Enrichment(latitude: 0, longitude: 0, accuracy: nil,
+                                    fixTimestamp: e.fixTimestamp, h3: try! .init(string: "8f271c973aa4594"), country: nil, postal: nil))))
+                            case .rejected(let why): return (i, .decision(.rejected(why)))
+                            }
+                        }
+                        let a = engine.attach(session: r.session, at: ts(r.time), consent: r.consent)
+                        return (i, .attachment(a?.ageMilliseconds, a?.enrichment.latitude, a?.enrichment.longitude))
+                    }
+                }
+            }
+            var all = [ModelTests.Outcome?](repeating: nil, count: records.count)
+            for await part in group { for (i, o) in part { all[i] = o } }
+            return all
+        }
+        let mismatches = zip(results, expected).filter { $0.0 != $0.1 }.count
+        #expect(mismatches == 0)
+        #expect(results.allSatisfy { $0 != nil })
+    }
+}

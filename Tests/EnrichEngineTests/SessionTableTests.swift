@@ -1,0 +1,128 @@
+import GeoBridge
+import Testing
+
+@testable import EnrichEngine
+
+@Suite("SessionTable: the contract's rules at their edges")
+struct SessionTableTests {
+    func table(_ configure: (inout EngineConfiguration) -> Void = { _ in }) -> SessionTable<H3OnlyEnricher> {
+        var c = EngineConfiguration()
+        configure(&c)
+        return SessionTable(configuration: c, enricher: H3OnlyEnricher())
+    }
+
+    func isAccepted(_ d: FixDecision) -> Bool { if case .accepted = d { true } else { false } }
+
+    @Test("99.7 m is rejected and 100.3 m accepted, on the ellipsoid, at 0°, 45° and 69° N",
+          arguments: [0.0, 45.0, 69.0], [0.0, 90.0, 37.0])
+    func distanceFilter(latitude: Double, bearing: Double) {
+        for (metres, accepted) in [(99.7, false), (100.3, true), (99.999, false), (100.001, true)] {
+            var t = table()
+            let s = sid("s")
+            #expect(isAccepted(t.ingest(fix(latitude, 10, at: 0), session: s)))
+            let p = point(from: latitude, 10, metres: metres, bearingDegrees: bearing)
+            let d = t.ingest(fix(p.0, p.1, at: 1_000), session: s)
+            #expect(isAccepted(d) == accepted, "\(metres) m at \(latitude)° bearing \(bearing)°: \(d)")
+            if !accepted { #expect(d == .rejected(.distance)) }
+        }
+    }
+
+    @Test("a fix is live for events in [t, t + 60 s)")
+    func expiry() {
+        var t = table()
+        let s = sid("s")
+        _ = t.ingest(fix(49.9, -97.1, at: 10_000), session: s)
+        #expect(t.attach(session: s, at: ts(10_000))?.ageMilliseconds == 0)
+        #expect(t.attach(session: s, at: ts(69_999))?.ageMilliseconds == 59_999)
+        #expect(t.attach(session: s, at: ts(70_000)) == nil)
+        #expect(t.attach(session: s, at: ts(9_999)) == nil)
+    }
+
+    @Test("after the expiry a fix is accepted however near; within it, the filter applies")
+    func expiredFixDoesNotFilter() {
+        var t = table()
+        let s = sid("s")
+        _ = t.ingest(fix(49.9, -97.1, at: 0), session: s)
+        #expect(t.ingest(fix(49.9, -97.1, at: 59_999), session: s) == .rejected(.distance))
+        #expect(isAccepted(t.ingest(fix(49.9, -97.1, at: 60_000), session: s)))
+    }
+
+    @Test("a fix older than the last accepted one is stale; an equal time is not")
+    func stale() {
+        var t = table()
+        let s = sid("s")
+        _ = t.ingest(fix(49.9, -97.1, at: 5_000), session: s)
+        #expect(t.ingest(fix(50.9, -97.1, at: 4_999), session: s) == .rejected(.stale))
+        #expect(isAccepted(t.ingest(fix(50.9, -97.1, at: 5_000), session: s)))
+    }
+
+    @Test("late events find the older fix that was live then")
+    func lateEvents() {
+        var t = table()
+        let s = sid("s")
+        _ = t.ingest(fix(49.90, -97.1, at: 0), session: s)
+        _ = t.ingest(fix(49.91, -97.1, at: 30_000), session: s)
+        _ = t.ingest(fix(49.92, -97.1, at: 50_000), session: s)
+        #expect(t.attach(session: s, at: ts(20_000))?.enrichment.latitude == 49.90)
+        #expect(t.attach(session: s, at: ts(40_000))?.enrichment.latitude == 49.91)
+        #expect(t.attach(session: s, at: ts(40_000))?.ageMilliseconds == 10_000)
+        #expect(t.attach(session: s, at: ts(55_000))?.enrichment.latitude == 49.92)
+    }
+
+    @Test("the accuracy ceiling, when set; a fix without accuracy passes")
+    func accuracy() {
+        var t = table { $0.maxAccuracy = 50 }
+        let s = sid("s")
+        #expect(t.ingest(fix(49.9, -97.1, at: 0, accuracy: 50.1), session: s) == .rejected(.accuracy))
+        #expect(isAccepted(t.ingest(fix(49.9, -97.1, at: 1, accuracy: 50), session: s)))
+        #expect(isAccepted(t.ingest(fix(50.9, -97.1, at: 2), session: s)))
+        var off = table()
+        #expect(isAccepted(off.ingest(fix(49.9, -97.1, at: 0, accuracy: 5_000), session: s)))
+    }
+
+    @Test("optOut drops the state and rejects fixes until optIn; events get nothing meanwhile")
+    func consent() {
+        var t = table()
+        let s = sid("s"), other = sid("o")
+        _ = t.ingest(fix(49.9, -97.1, at: 0), session: s)
+        _ = t.ingest(fix(49.9, -97.1, at: 0), session: other)
+        #expect(t.attach(session: s, at: ts(1_000), consent: .optOut) == nil)
+        #expect(t.ingest(fix(50.0, -97.1, at: 2_000), session: s) == .rejected(.consent))
+        #expect(t.attach(session: s, at: ts(3_000)) == nil)
+        #expect(t.attach(session: other, at: ts(3_000)) != nil)  // other sessions are untouched
+        // optIn on the fix itself: applied first, and the dropped state does not filter it
+        #expect(isAccepted(t.ingest(fix(49.9, -97.1, at: 4_000), session: s, consent: .optIn)))
+        #expect(t.attach(session: s, at: ts(5_000))?.ageMilliseconds == 1_000)
+    }
+
+    @Test("notSet follows the policy: allowed by default, an opt-out under deny")
+    func notSet() {
+        var allow = table()
+        #expect(isAccepted(allow.ingest(fix(49.9, -97.1, at: 0), session: sid("s"), consent: .notSet)))
+        var deny = table { $0.consentNotSet = .deny }
+        #expect(deny.ingest(fix(49.9, -97.1, at: 0), session: sid("s"), consent: .notSet) == .rejected(.consent))
+        #expect(isAccepted(deny.ingest(fix(49.9, -97.1, at: 1), session: sid("s"), consent: .optIn)))
+    }
+
+    @Test("only accepted fixes are enriched")
+    func enrichesAcceptedOnly() {
+        var t = table()
+        let s = sid("s")
+        _ = t.ingest(fix(49.9, -97.1, at: 0), session: s)
+        _ = t.ingest(fix(49.9, -97.1, at: 1), session: s)
+        _ = t.ingest(fix(49.9, -97.1, at: 2), session: s)
+        #expect(t.enricher.calls == 1)
+    }
+
+    @Test("an endless stream of short sessions keeps the table small")
+    func boundedMemory() {
+        var t = table()
+        // 200,000 sessions, each one fix, one per 100 ms of stream time
+        for i in 0..<200_000 {
+            _ = t.ingest(fix(49.9, -97.1, at: Int64(i) * 100), session: sid("s-\(i)"))
+        }
+        // live: at most the sessions of the last evictAfter (120 s) plus one sweep period (60 s)
+        #expect(t.liveSessions <= 1_800)
+        #expect(t.liveSessions >= 1_200)
+    }
+}
