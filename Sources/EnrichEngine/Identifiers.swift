@@ -1,13 +1,30 @@
 /// A session of a mobile SDK: the key of all per-session state. Non-empty.
+///
+/// The id's 64-bit FNV-1a hash is computed once, when the id is made at the boundary, so the
+/// engine's table lookups and shard choice do not hash the string again.
 public struct SessionID: Hashable, Sendable, CustomStringConvertible {
     /// The id as the SDK sent it.
     public let rawValue: String
+    /// FNV-1a of the id's UTF-8 bytes: stable across processes (unlike `hashValue`).
+    public let stableHash: UInt64
 
     /// - Returns: `nil` for an empty id (the contract requires a non-empty string).
     public init?(_ rawValue: String) {
         guard !rawValue.isEmpty else { return nil }
         self.rawValue = rawValue
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in rawValue.utf8 {
+            h ^= UInt64(b)
+            h &*= 0x0000_0100_0000_01b3
+        }
+        stableHash = h
     }
+
+    public static func == (a: SessionID, b: SessionID) -> Bool {
+        a.stableHash == b.stableHash && a.rawValue == b.rawValue
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(stableHash) }
 
     public var description: String { rawValue }
 }

@@ -41,7 +41,7 @@ public final class LocationEngine<Enricher: FixEnricher>: Sendable {
     }
 
     @inline(__always) private func shard(_ session: SessionID) -> Shard {
-        shards[session.rawValue.hashValue & mask]
+        shards[Int(truncatingIfNeeded: session.stableHash >> 32) & mask]
     }
 
     /// Decides on a fix (contract rules 1–3, 7) and enriches it when accepted (rule 5).
