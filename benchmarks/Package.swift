@@ -1,8 +1,10 @@
 // swift-tools-version: 6.1
 //
 // The benchmark harness for geo-enrich: a separate package that depends on the root by path,
-// so library users never resolve package-benchmark. Run it with `make bench` from the root
-// (which also measures the h3-py anchor and writes benchmarks/RESULTS.md), or directly:
+// so library users never resolve package-benchmark. Two targets: H3Benchmarks (H3Core) and
+// LookupBenchmarks (the country / postal-code lookup over data/). Run them with `make bench`
+// from the root (which also measures the anchors in benchmarks/anchors/ and writes
+// benchmarks/RESULTS.md), or directly:
 //
 //     swift package --package-path benchmarks benchmark
 //
@@ -26,6 +28,15 @@ let package = Package(
                 .product(name: "GeoEnrich", package: "geo-enrich"),
             ],
             path: "Benchmarks/H3Benchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "LookupBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "GeoEnrich", package: "geo-enrich"),
+            ],
+            path: "Benchmarks/LookupBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ],

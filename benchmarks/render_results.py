@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
 """Write benchmarks/RESULTS.md from one `make bench` run.
 
-Reads package-benchmark's JMH export (`--format jmh`) and the h3-py anchor's JSON, and writes a
-Markdown report: the machine, date, commit and commands, the per-operation medians of every
-benchmark, the ratio of ours to h3-py measured in the same run, and the reference figures the
-issue published (labelled as such, since they were not measured here).
+Reads package-benchmark's JMH export (`--format jmh`, both targets: H3Benchmarks and
+LookupBenchmarks) and the anchors' JSON, and writes a Markdown report: the machine, date, commit
+and commands; for H3, the per-operation medians of every benchmark, the ratio of ours to h3-py
+measured in the same run, and the reference figures the issue published (labelled as such, since
+they were not measured here); for the lookup, the per-lookup medians, the ratio to the reference
+peer measured in the same run, the CLI's start-up, memory and throughput, and a verdict against
+each of the issue's targets.
 
 Usage (as the Makefile runs it):
     python3 benchmarks/render_results.py --jmh benchmarks/output/Current_run.jmh.json \
-        --anchor benchmarks/output/h3py_anchor.json --command '...' --output benchmarks/RESULTS.md
+        --anchor benchmarks/output/h3py_anchor.json \
+        --lookup-anchor benchmarks/output/lookup_peer_anchor.json \
+        --startup benchmarks/output/lookup_startup.json --command '...' --output benchmarks/RESULTS.md
 """
 import argparse
 import datetime
@@ -20,11 +25,15 @@ import subprocess
 import sys
 
 # Operations per measured iteration: BenchmarkInputs.scalingFactor (.kilo) in
-# Benchmarks/H3Benchmarks/BenchmarkInputs.swift. The JMH export is per iteration, not scaled.
+# Benchmarks/H3Benchmarks/BenchmarkInputs.swift and LookupInputs.scalingFactor in
+# Benchmarks/LookupBenchmarks/LookupInputs.swift. The JMH export is per iteration, not scaled.
 OPERATIONS_PER_ITERATION = 1_000
 
-# Inputs per set: BenchmarkInputs.count.
+# Inputs per set: BenchmarkInputs.count and LookupInputs.count.
 INPUT_COUNT = 1_000_000
+
+H3_TARGET = "H3Benchmarks"
+LOOKUP_TARGET = "LookupBenchmarks"
 
 JMH_PREFIX = "package.benchmark."
 
@@ -33,6 +42,24 @@ ZERO_ALLOCATION_OPERATIONS = ("latLngToCell", "cellToLatLng")
 
 # The order of operations in the report; within one, by the numbers in the name.
 OPERATION_ORDER = ("latLngToCell", "cellToLatLng", "cellToBoundary", "gridDisk", "isValidCell", "stringToH3")
+
+# The lookup benchmarks in report order (LookupBenchmarks.swift names them).
+LOOKUP_ORDER = (
+    "lookup (country+postal) city points",
+    "lookup city points, stream order",
+    "country only city points",
+    "postal nearest city points",
+    "lookup world points",
+    "lookup border points",
+)
+
+# The issue "Bundled reference data and the country / postal-code / FSA lookup": lookups per
+# second per core for points in Canadian cities (country + postal code), the aim, the start-up
+# budget and the memory budget as a multiple of the data size.
+LOOKUP_TARGET_PER_SECOND = 2_000_000
+LOOKUP_AIM_PER_SECOND = 4_000_000
+STARTUP_TARGET_MS = 100
+RSS_TARGET_RATIO = 2.0
 
 # Published in the issue, not measured here (other machines, other builds).
 PUBLISHED = [
@@ -47,6 +74,8 @@ def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jmh", required=True, help="package-benchmark's --format jmh export")
     parser.add_argument("--anchor", required=True, help="the JSON written by anchors/h3py_anchor.py")
+    parser.add_argument("--lookup-anchor", help="the JSON written by anchors/lookup_peer_anchor.py")
+    parser.add_argument("--startup", help="the JSON written by anchors/lookup_startup.py")
     parser.add_argument("--command", action="append", default=[], help="a command the run used (repeatable)")
     parser.add_argument("--loadavg", help="a copy of /proc/loadavg taken before the run")
     parser.add_argument("--output", required=True, help="the Markdown file to write")
@@ -141,9 +170,12 @@ def load_benchmarks(path):
 
 
 def order(row):
+    if row["target"] == LOOKUP_TARGET:
+        rank = LOOKUP_ORDER.index(row["name"]) if row["name"] in LOOKUP_ORDER else len(LOOKUP_ORDER)
+        return (1, rank, False, [], row["name"])
     operation = row["name"].split()[0]
     rank = OPERATION_ORDER.index(operation) if operation in OPERATION_ORDER else len(OPERATION_ORDER)
-    return (rank, "near" in row["name"], [int(n) for n in re.findall(r"\d+", row["name"])], row["name"])
+    return (0, rank, "near" in row["name"], [int(n) for n in re.findall(r"\d+", row["name"])], row["name"])
 
 
 def ns(value):
@@ -156,10 +188,20 @@ def count(value):
     return f"{value:g}" if value == int(value) else f"{value:.3f}"
 
 
+def load_json(path):
+    if not path:
+        return None
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
 def render(args):
-    rows = load_benchmarks(args.jmh)
-    with open(args.anchor, encoding="utf-8") as f:
-        anchor = json.load(f)
+    all_rows = load_benchmarks(args.jmh)
+    rows = [row for row in all_rows if row["target"] == H3_TARGET]
+    lookup_rows = [row for row in all_rows if row["target"] == LOOKUP_TARGET]
+    anchor = load_json(args.anchor)
+    peer = load_json(args.lookup_anchor)
+    startup = load_json(args.startup)
     by_name = {row["name"]: row for row in rows}
 
     out = []
@@ -178,6 +220,9 @@ def render(args):
     w(f"- Date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}")
     w(f"- Commit: {commit()}")
     w(f"- h3-py: {anchor.get('h3_version', '?')} on {anchor.get('python', '?')}")
+    if peer:
+        libraries = ", ".join(f"{name} {version}" for name, version in peer.get("versions", {}).items())
+        w(f"- Lookup peer: `{peer.get('peer', '?')}` on {peer.get('python', '?')} ({libraries})")
     w("")
     w("`make bench` ran, from the repository root:")
     w("")
@@ -237,7 +282,159 @@ def render(args):
     for implementation, figures in PUBLISHED:
         w(f"- {implementation}: {figures}")
     w("")
+
+    if lookup_rows or peer or startup:
+        render_lookup(w, lookup_rows, peer, startup)
     return "\n".join(out)
+
+
+def per_second(value):
+    return f"{value / 1e6:,.2f} M/s"
+
+
+def megabytes(value):
+    return f"{value / 1e6:,.1f} MB"
+
+
+def throughput_verdict(per_second_value):
+    if per_second_value >= LOOKUP_AIM_PER_SECOND:
+        return "met, and the aim"
+    if per_second_value >= LOOKUP_TARGET_PER_SECOND:
+        return f"met; the aim of {LOOKUP_AIM_PER_SECOND / 1e6:g} M/s not yet"
+    return f"**missed**: {per_second_value / LOOKUP_TARGET_PER_SECOND:.2f} × the target"
+
+
+def render_lookup(w, rows, peer, startup):
+    """The Lookup section: targets, in-process benchmarks, the peer, and the CLI's start-up and memory."""
+    by_name = {row["name"]: row for row in rows}
+    w("## Lookup (country, postal code, FSA)")
+    w("")
+    w("The issue \"Bundled reference data and the country / postal-code / FSA lookup\" sets the targets: "
+      f"at least {LOOKUP_TARGET_PER_SECOND / 1e6:g} million lookups per second per core for points in "
+      f"Canadian cities (country + postal code), aiming for {LOOKUP_AIM_PER_SECOND / 1e6:g} million "
+      f"(a p50 of at most {1e9 / LOOKUP_TARGET_PER_SECOND:.0f} ns, aiming for {1e9 / LOOKUP_AIM_PER_SECOND:.0f} ns); "
+      f"the data ready to query within {STARTUP_TARGET_MS} ms of process start; resident memory at most "
+      f"{RSS_TARGET_RATIO:g} × the data size.")
+    w("")
+
+    w("### Against the targets")
+    w("")
+    w("| Target | Measured | Verdict |")
+    w("|---|---|---|")
+    for name, label in (("lookup (country+postal) city points", "city points"),
+                        ("lookup city points, stream order", "city points in stream order")):
+        row = by_name.get(name)
+        if row is None:
+            w(f"| ≥ {LOOKUP_TARGET_PER_SECOND / 1e6:g} M lookups/s per core, {label} | not run | – |")
+            continue
+        w(f"| ≥ {LOOKUP_TARGET_PER_SECOND / 1e6:g} M lookups/s per core, {label} "
+          f"(aim {LOOKUP_AIM_PER_SECOND / 1e6:g} M/s) | {per_second(row['throughput'])} (p50 {ns(row['p50'])} ns) "
+          f"| {throughput_verdict(row['throughput'])} |")
+    if startup:
+        first = startup["first_answer"]
+        met = first["median_ms"] < STARTUP_TARGET_MS
+        w(f"| Data ready within {STARTUP_TARGET_MS} ms of process start | {first['median_ms']:.1f} ms from start to "
+          f"exit, answering one line (median of {first['runs']}) | {'met' if met else '**missed**'} |")
+        memory = startup["memory"]
+        data = startup["data"]["bytes"]
+        met = memory["peak_rss_bytes"] <= RSS_TARGET_RATIO * data
+        baseline = first.get("help_peak_rss_kib", 0) * 1024
+        w(f"| Resident memory ≤ {RSS_TARGET_RATIO:g} × data ({megabytes(RSS_TARGET_RATIO * data)}) | "
+          f"{megabytes(memory['peak_rss_bytes'])} peak, {memory['ratio_to_data']:.2f} × data, over "
+          f"{memory['points']:,} city points; above `--help`'s {megabytes(baseline)}: "
+          f"{megabytes(memory['peak_rss_bytes'] - baseline)}, {(memory['peak_rss_bytes'] - baseline) / data:.2f} × data "
+          f"| {'met' if met else '**missed**'} |")
+    else:
+        w("| Start-up and memory | not measured (no --startup) | – |")
+    w("")
+
+    w("### In process (GeoLookup, package-benchmark, release build)")
+    w("")
+    w(f"Each benchmark runs in its own process over a set of {INPUT_COUNT:,} points generated before "
+      f"measurement (SplitMix64, fixed seed); an iteration performs {OPERATIONS_PER_ITERATION:,} lookups, one "
+      "per point, cycling through the set; figures are per lookup, over iterations (p50 is the median), on one "
+      "thread, so per core. Set-up opens `data/`, makes the locator and runs it once over the whole set, so the "
+      "polygons near borders and coasts are prepared: these are a warm process's figures (the cold start is "
+      "below). *City points* are uniform in the boxes of the 12 Canadian cities of the stream generator "
+      "(`gen_stream.py`'s `CITIES`: centre ± spread degrees, longitude spread divided by cos(latitude)), a city "
+      "chosen uniformly per point; *stream order* is the same boxes walked by 2,000 sessions taking steps of "
+      "about 30 m, one session chosen at random per point (each session's points close together, consecutive "
+      "points far apart); *world points* are uniform on the sphere (mostly ocean); *border points* are uniform "
+      "in boxes astride the border at Windsor/Detroit (42.32, −83.04 ± 0.08°), Niagara (43.09, −79.06 ± 0.05°), "
+      "Sault Ste. Marie (46.51, −84.35 ± 0.05°) and Blaine/Surrey (49.0, −122.75 ± 0.08°). *Country only* is "
+      "`CountryLocator.country`, *postal nearest* is `PostalIndex.nearest` within 20 km; the others are "
+      "`Locator.locate` (the country, then the postal search for points in Canada).")
+    w("")
+    w("| Benchmark | p50 ns/op | p90 ns/op | M lookups/s p50 | × 2 M/s target | mallocs/op p50 | mallocs/op max | iterations |")
+    w("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for row in rows:
+        w(f"| {row['name']} | {ns(row['p50'])} | {ns(row['p90'])} | {row['throughput'] / 1e6:,.2f} | "
+          f"{row['throughput'] / LOOKUP_TARGET_PER_SECOND:.2f} | {count(row['mallocs_p50'])} | "
+          f"{count(row['mallocs_max'])} | {row['iterations']:,} |")
+    w("")
+    allocating = [f"{row['name']} ({count(row['mallocs_p50'])}/op at p50)" for row in rows
+                  if (row["mallocs_max"] or 0) > 0]
+    if allocating:
+        w(f"Allocations (the lookup path should make none): allocated in {'; '.join(allocating)}.")
+    else:
+        w("Allocations: none in any iteration of any lookup benchmark.")
+    w("")
+
+    w("### Against the reference peer, measured in the same run")
+    w("")
+    if peer:
+        load = peer.get("load_seconds", {})
+        w(f"The peer's lookup classes in `{peer.get('peer', 'peer_enrich.py')}` (shapely STRtree over the Natural "
+          "Earth polygons, scipy k-d tree over the GeoNames centroids with pyproj geodesics), vectorised with "
+          f"numpy as its `flush()` calls them: chunks of {peer.get('chunk', 0):,} points, `Countries.of_many` on "
+          "all, then `Postal.nearest_many` on those in CA (for *postal nearest*, on all). Over the first "
+          f"{peer.get('points', 0):,} of the same city points; the {peer.get('statistic', 'median')} of "
+          f"{peer.get('runs', '?')} timed passes. Loading its data ({load.get('countries', '?')} s for the "
+          f"countries, {load.get('postal', '?')} s for the postal codes) is not counted. Of these points "
+          f"{100 * peer.get('share_in_canada', 0):.1f} % are in CA and {100 * peer.get('share_with_postal', 0):.1f} % "
+          "get a postal code. A ratio below 1 means ours is faster.")
+        w("")
+        w("| Operation | ours p50 ns/op | peer ns/point | ours / peer | peer / ours |")
+        w("|---|---:|---:|---:|---:|")
+        for name, result in peer.get("results", {}).items():
+            theirs = result["ns_per_point"]
+            ours = by_name.get(name)
+            if ours is None:
+                w(f"| {name} | not run | {ns(theirs)} | – | – |")
+            else:
+                w(f"| {name} | {ns(ours['p50'])} | {ns(theirs)} | {ours['p50'] / theirs:.3f} | "
+                  f"{theirs / ours['p50']:,.0f} × |")
+    else:
+        w("Not measured (no --lookup-anchor).")
+    w("")
+
+    w("### Start-up, memory and the CLI end to end")
+    w("")
+    if startup:
+        first = startup["first_answer"]
+        memory = startup["memory"]
+        data = startup["data"]
+        flow = startup["throughput"]
+        files = " + ".join(f"`{os.path.basename(p)}`" for p in data["files"])
+        w(f"`anchors/lookup_startup.py` on the release CLI `{startup.get('binary', 'geo-enrich')}`, with `--data data`:")
+        w("")
+        w(f"- First answer: `{first['input']}` piped to `geo-enrich lookup`, process start to exit, median "
+          f"{first['median_ms']:.1f} ms of {first['runs']} runs (fastest {first['min_ms']:.1f} ms); "
+          f"`geo-enrich --help`, which opens no data, takes {first['help_median_ms']:.1f} ms. "
+          f"Answer: `{first['answer']}`.")
+        w(f"- Peak resident memory answering {memory['points']:,} city points (6 decimals, one per line): "
+          f"{megabytes(memory['peak_rss_bytes'])} ({memory['source']}), {memory['ratio_to_data']:.2f} × the data "
+          f"({files} = {megabytes(data['bytes'])}). For scale: answering one line peaks at "
+          f"{megabytes(first.get('peak_rss_kib', 0) * 1024)}, and `--help` at "
+          f"{megabytes(first.get('help_peak_rss_kib', 0) * 1024)} (the Swift runtime and libraries, no data).")
+        cpu = f", {flow['lines_per_cpu_second']:,} lines per CPU-second" if flow.get("lines_per_cpu_second") else ""
+        w(f"- CLI throughput over the same {flow['points']:,} points: {flow['lines_per_second']:,} lines/s of wall "
+          f"time (median of {flow['runs']}: {flow['median_wall_s']:.2f} s){cpu}; this includes start-up, "
+          f"reading and parsing the lines and writing JSON to a pipe. {100 * flow['share_with_postal']:.1f} % of "
+          "the answers carry a postal code.")
+    else:
+        w("Not measured (no --startup).")
+    w("")
 
 
 def main():
