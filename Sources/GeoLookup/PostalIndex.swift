@@ -8,7 +8,7 @@ import Darwin
 /// nearest-centroid search by WGS84 geodesic distance.
 ///
 /// The file (built by `scripts/build_postal_data.py`, layout in its docstring) sorts the
-/// centroids into a grid of cells (1/400° by default) grouped in blocks (see ``PostalGrid``). A search scans the cells that surely
+/// centroids into a grid of cells (1/200° by default) grouped in blocks (see ``PostalGrid``). A search scans the cells that surely
 /// hold every centroid within a radius, ranks them by a cheap local-plane distance, confirms
 /// the few near the best with ``LocalDistance`` and its error bound, and asks PROJ only when
 /// the bound leaves a tie, the 0.1 m rounding or the maximum distance undecided.
