@@ -104,7 +104,7 @@ struct H3Command: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: #"An index → {"valid":true,"resolution":9,"base_cell":20,"pentagon":false} or {"valid":false}."#)
         func run() throws {
-            try H3LineTool.run(passInvalid: true) { fields in
+            try H3LineTool.run { fields in
                 guard fields.count == 1 else { throw LineError("expected one H3 index per line, got \(fields.count) fields") }
                 guard let cell = try? H3Cell(string: fields[0]) else { return #"{"valid":false}"# }
                 return #"{"valid":true,"resolution":\#(cell.resolution),"base_cell":\#(cell.baseCellNumber),"pentagon":\#(cell.isPentagon)}"#
@@ -113,30 +113,10 @@ struct H3Command: ParsableCommand {
     }
 }
 
-/// A reason why one input line has no answer.
-struct LineError: Error, CustomStringConvertible {
-    let description: String
-    init(_ d: String) { description = d }
-}
-
-/// The shared loop of the H3 tools: split each line into fields, answer, report failures.
+/// The H3 tools' line handling: `error: <reason>` for a line without an answer.
 enum H3LineTool {
-    static func run(passInvalid: Bool = false, _ answer: ([Substring]) throws -> String) throws {
-        var reader = LineReader(fileDescriptor: STDIN_FILENO)
-        let out = OutputBuffer(fileDescriptor: STDOUT_FILENO)
-        var failed = 0
-        try reader.forEachLine { bytes in
-            let line = String(decoding: bytes, as: UTF8.self)
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
-            do {
-                out.writeLine(try answer(fields))
-            } catch {
-                failed += 1
-                out.writeLine("error: \(error)")
-            }
-        }
-        out.flush()
-        if failed > 0 { throw ExitCode(1) }
+    static func run(_ answer: ([Substring]) throws -> String) throws {
+        try LineTool.run(errorLine: { "error: \($0)" }, answer)
     }
 
     static func runCells(_ answer: (H3Cell) throws -> String) throws {

@@ -1,3 +1,5 @@
+import ArgumentParser
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -88,4 +90,36 @@ final class OutputBuffer {
 struct IOError: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
+}
+
+/// A reason why one input line has no answer.
+struct LineError: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}
+
+/// The loop shared by the line tools (`h3 …`, `lookup`): read standard input line by line,
+/// split each line into fields (spaces, tabs or commas), write exactly one answer line per
+/// input line, and exit with status 1 at the end when any line had no answer.
+enum LineTool {
+    /// - Parameters:
+    ///   - errorLine: the output line for a line that failed, from the error's description.
+    ///   - answer: the output line for a line's fields; throws when the line has no answer.
+    static func run(errorLine: (String) -> String, _ answer: ([Substring]) throws -> String) throws {
+        var reader = LineReader(fileDescriptor: STDIN_FILENO)
+        let out = OutputBuffer(fileDescriptor: STDOUT_FILENO)
+        var failed = 0
+        try reader.forEachLine { bytes in
+            let line = String(decoding: bytes, as: UTF8.self)
+            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
+            do {
+                out.writeLine(try answer(fields))
+            } catch {
+                failed += 1
+                out.writeLine(errorLine("\(error)"))
+            }
+        }
+        out.flush()
+        if failed > 0 { throw ExitCode(1) }
+    }
 }

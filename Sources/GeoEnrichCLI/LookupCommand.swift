@@ -41,26 +41,15 @@ struct LookupCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let locator = try lookup.makeLocator()
-        var reader = LineReader(fileDescriptor: STDIN_FILENO)
-        let out = OutputBuffer(fileDescriptor: STDOUT_FILENO)
-        var failed = 0
-        try reader.forEachLine { bytes in
-            let line = String(decoding: bytes, as: UTF8.self)
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
+        try LineTool.run(errorLine: { #"{"error":"\#($0)"}"# }) { fields in
             guard fields.count == 2, let lat = Double(fields[0]), let lng = Double(fields[1]) else {
-                failed += 1
-                out.writeLine(#"{"error":"expected `LAT LNG` in degrees"}"#)
-                return
+                throw LineError("expected `LAT LNG` in degrees")
             }
             guard lat.isFinite, lng.isFinite, abs(lat) <= 90, abs(lng) <= 180 else {
-                failed += 1
-                out.writeLine(#"{"error":"latitude must be in [-90, 90] and longitude in [-180, 180]"}"#)
-                return
+                throw LineError("latitude must be in [-90, 90] and longitude in [-180, 180]")
             }
-            out.writeLine(LookupJSON.object(locator.locate(latitude: lat, longitude: lng)))
+            return LookupJSON.object(locator.locate(latitude: lat, longitude: lng))
         }
-        out.flush()
-        if failed > 0 { throw ExitCode(1) }
     }
 }
 
