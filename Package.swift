@@ -41,10 +41,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
-        .testTarget(name: "H3CoreTests", dependencies: ["H3Core"], resources: [.copy("Fixtures")]),
+        // Helpers shared by the test targets (a seeded generator); not part of any product.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "H3CoreTests", dependencies: ["H3Core", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GeoBridgeTests", dependencies: ["GeoBridge"]),
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup"], exclude: ["Fixtures"]),
-        .testTarget(name: "EnrichEngineTests", dependencies: ["EnrichEngine"]),
+        .testTarget(name: "EnrichEngineTests", dependencies: ["EnrichEngine", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

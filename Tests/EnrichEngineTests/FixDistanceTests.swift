@@ -1,5 +1,6 @@
 import GeoBridge
 import GeoLookup
+import TestSupport
 import Testing
 
 @testable import EnrichEngine

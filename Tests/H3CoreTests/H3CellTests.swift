@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -12,20 +13,8 @@ import Darwin
 /// against H3 4.5.0 itself is in GoldenVectorTests (fixtures from PyPI h3) and in the CI
 /// differential check.
 struct H3CellTests {
-    /// SplitMix64, so the sampled points are the same on every run.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static func randomPoints(_ n: Int, seed: UInt64) -> [LatLng] {
-        var rng = SplitMix64(state: seed)
+        var rng = SplitMix64(seed: seed)
         return (0..<n).map { _ in
             let z = Double.random(in: -1...1, using: &rng)
             return LatLng(latitude: asinDegrees(z), longitude: Double.random(in: -180...180, using: &rng))
