@@ -2,10 +2,16 @@
 /// trivial value: the search copies it freely without reference counting.
 ///
 /// Cells are grouped in square blocks (64 × 64 cells by default). A lookup reads the block
-/// directory (small, so mostly cached), then the block's short sorted list of cell keys and
-/// the points of the cells it needs, which lie together in memory.
+/// directory (small, so mostly cached), the block's row table (neighbouring rows share its
+/// cache line), the few sorted keys of the row, and the points of the cells it needs, which lie
+/// together in memory.
 struct PostalGrid {
     let blockStart: UnsafeBufferPointer<UInt32>
+    /// Per block, where its row starts lie in `rowPool` (`UInt32.max` for an empty block).
+    let rowTable: UnsafeBufferPointer<UInt32>
+    /// Per non-empty block, side + 1 cell offsets (relative to the block's first cell) at which
+    /// its local rows start.
+    let rowPool: UnsafeBufferPointer<UInt16>
     let cellKey: UnsafeBufferPointer<UInt16>
     let cellStart: UnsafeBufferPointer<UInt32>
     let points: UnsafeBufferPointer<UInt64>
@@ -37,7 +43,8 @@ struct PostalGrid {
 
     /// Calls `body` for each non-empty cell of grid row `row` with columns col0...col1.
     ///
-    /// - Complexity: O(log k) per block crossed, k the cells in the block, plus the cells found.
+    /// - Complexity: O(1) per block crossed plus the row's cells before the range (a row holds at
+    ///   most 64), plus the cells found.
     @inline(__always) func forEachCell(row: Int, col0: Int, col1: Int, _ body: (Cell) -> Void) {
         let r = row - baseRow
         guard r >= 0, r >> blockBits < blockRows else { return }
@@ -50,19 +57,16 @@ struct PostalGrid {
         var blockCol = first >> blockBits
         while blockCol <= last >> blockBits {
             let b = (r >> blockBits) * blockCols + blockCol
-            var lo = Int(blockStart[b])
-            let end = Int(blockStart[b + 1])
-            if lo < end {
+            let table = rowTable[b]
+            if table != UInt32.max {
+                let blockFirst = Int(blockStart[b])
+                let rowIndex = Int(table) + (r & mask)
+                var lo = blockFirst + Int(rowPool[rowIndex])
+                let end = blockFirst + Int(rowPool[rowIndex + 1])
                 let from = UInt16(localRow | (Swift.max(first, blockCol << blockBits) & mask))
                 let to = UInt16(localRow | (Swift.min(last, (blockCol << blockBits) + mask) & mask))
-                // branch-free lower bound: the comparisons are unpredictable, the loads are not
-                var n = end - lo
-                while n > 1 {
-                    let half = n >> 1
-                    lo = cellKey[lo + half - 1] < from ? lo + half : lo
-                    n -= half
-                }
-                if n == 1 && cellKey[lo] < from { lo += 1 }
+                // the row's cells are few: a short linear walk to the first column in range
+                while lo < end && cellKey[lo] < from { lo += 1 }
                 while lo < end && cellKey[lo] <= to {
                     let col = baseCol + (blockCol << blockBits) + Int(cellKey[lo]) & mask
                     body(cell(lo, row: row, col: col))

@@ -24,8 +24,8 @@ public final class PostalIndex: @unchecked Sendable {
     /// The mapped sections, as a trivial value the search copies freely (no reference counting).
     fileprivate let grid: PostalGrid
 
-    public static let magic = "GEPOSTL4"
-    public static let formatVersion: UInt32 = 4
+    public static let magic = "GEPOSTL5"
+    public static let formatVersion: UInt32 = 5
 
     /// Opens and validates a postal data file.
     ///
@@ -49,12 +49,14 @@ public final class PostalIndex: @unchecked Sendable {
         }
         let params = try section(UInt32.self, 8)
         let baseRow = Int(params[0]), baseCol = Int(params[1])
-        let blockRows = Int(params[2]), blockCols = Int(params[3]), bits = Int(params[4])
+        let blockRows = Int(params[2]), blockCols = Int(params[3]), bits = Int(params[4]), poolCount = Int(params[5])
         guard (1...8).contains(bits), blockRows > 0, blockCols > 0, baseRow + (blockRows << bits) <= 180 * g + (1 << bits),
               baseCol + (blockCols << bits) <= 360 * g + (1 << bits), blockRows * blockCols < (1 << 26)
         else { throw corrupt("implausible grid parameters \(Array(params))") }
         let blocks = blockRows * blockCols
         let blockStart = try section(UInt32.self, blocks + 1)
+        let rowTable = try section(UInt32.self, blocks)
+        let rowPool = try section(UInt16.self, poolCount)
         let cellKey = try section(UInt16.self, c)
         let cellStart = try section(UInt32.self, c + 1)
         let points = try section(UInt64.self, n)
@@ -74,6 +76,27 @@ public final class PostalIndex: @unchecked Sendable {
             }
         }
         for i in 0..<c where cellStart[i] >= cellStart[i + 1] { throw corrupt("empty or reversed cell \(i)") }
+        // row tables: one per non-empty block, monotone, ending at the block's cell count, and
+        // each row's keys on that row
+        let side = 1 << bits
+        for b in 0..<blocks {
+            let count = Int(blockStart[b + 1]) - Int(blockStart[b])
+            if rowTable[b] == UInt32.max {
+                guard count == 0 else { throw corrupt("block \(b) has cells but no row table") }
+                continue
+            }
+            let t = Int(rowTable[b])
+            guard t + side < poolCount + 1, rowPool[t] == 0, Int(rowPool[t + side]) == count else {
+                throw corrupt("row table of block \(b) out of range")
+            }
+            for r in 0..<side {
+                guard rowPool[t + r] <= rowPool[t + r + 1] else { throw corrupt("row table of block \(b) decreases") }
+                for k in Int(rowPool[t + r])..<Int(rowPool[t + r + 1])
+                where Int(cellKey[Int(blockStart[b]) + k]) >> bits != r {
+                    throw corrupt("cell \(Int(blockStart[b]) + k) is not on row \(r) of block \(b)")
+                }
+            }
+        }
         let unitsPerCell = s / g
         for i in 0..<n {
             let p = points[i]
@@ -81,7 +104,7 @@ public final class PostalIndex: @unchecked Sendable {
                   (p >> 40) & 0xFF <= UInt64(unitsPerCell + 1), p >> 48 == 0
             else { throw corrupt("point \(i) out of range") }
         }
-        grid = PostalGrid(blockStart: blockStart, cellKey: cellKey, cellStart: cellStart, points: points,
+        grid = PostalGrid(blockStart: blockStart, rowTable: rowTable, rowPool: rowPool, cellKey: cellKey, cellStart: cellStart, points: points,
                           cellsPerDegree: Double(g), unitsPerDegree: s, unitsPerCell: unitsPerCell,
                           baseRow: baseRow, baseCol: baseCol, blockRows: blockRows, blockCols: blockCols, blockBits: bits)
     }

@@ -148,29 +148,52 @@ struct PostalQuery {
         }
 
         @inline(__always) mutating func scanCell(_ cell: PostalGrid.Cell) {
-            for p in cell.start..<cell.end {
-                let la = q.grid.latitudeUnits(cell, p)
-                let lo = q.grid.longitudeUnits(cell, p)
+            // points are sorted by latitude inside a cell: read only the band within the reach
+            // (in units: the cheap latitude term never exceeds the true distance by more than eps)
+            let half = reach / q.kLat * (1 + 2 * result.eps) * 1.001 + 1
+            let lowest = q.qy - half - Double(cell.latOrigin)
+            let highest = q.qy + half - Double(cell.latOrigin)
+            guard highest >= 0, lowest <= 255 else { return }
+            var p = cell.start
+            if lowest > 0 {
+                // first point with offset >= lowest (offsets are 0...255)
+                let bound = UInt64(lowest.rounded(.up)) << 32
+                var lo = cell.start, hi = cell.end
+                while lo < hi {
+                    let mid = (lo + hi) >> 1
+                    if q.grid.points[mid] & 0xFF_0000_0000 < bound { lo = mid + 1 } else { hi = mid }
+                }
+                p = lo
+            }
+            let top = Int(Swift.min(highest, 255))
+            while p < cell.end {
+                let record = q.grid.points[p]
+                let dlat = Int((record >> 32) & 0xFF)
+                if dlat > top { break }
+                let la = cell.latOrigin + dlat
+                let lo = cell.lngOrigin + Int((record >> 40) & 0xFF)
                 let d = q.squared(la, lo)
-                guard d <= threshold else { continue }
-                if d < result.bestSquared {
-                    result.bestSquared = d
-                    threshold = d * factor2
-                    reach = Swift.min(radius, d.squareRoot() * (1 + result.eps) * 1.001 + 1e-3)
-                    // drop buffered points now beyond the threshold
-                    var kept = 0
-                    for k in 0..<result.buffered where buffer[k].squared <= threshold {
-                        buffer[kept] = buffer[k]
-                        kept += 1
+                if d <= threshold {
+                    if d < result.bestSquared {
+                        result.bestSquared = d
+                        threshold = d * factor2
+                        reach = Swift.min(radius, d.squareRoot() * (1 + result.eps) * 1.001 + 1e-3)
+                        // drop buffered points now beyond the threshold
+                        var kept = 0
+                        for k in 0..<result.buffered where buffer[k].squared <= threshold {
+                            buffer[kept] = buffer[k]
+                            kept += 1
+                        }
+                        result.buffered = kept
                     }
-                    result.buffered = kept
+                    if result.buffered < buffer.count {
+                        buffer[result.buffered] = Candidate(index: Int32(p), latUnits: Int32(la), lngUnits: Int32(lo), squared: d)
+                        result.buffered += 1
+                    } else {
+                        result.overflowed = true
+                    }
                 }
-                if result.buffered < buffer.count {
-                    buffer[result.buffered] = Candidate(index: Int32(p), latUnits: Int32(la), lngUnits: Int32(lo), squared: d)
-                    result.buffered += 1
-                } else {
-                    result.overflowed = true
-                }
+                p += 1
             }
         }
     }
