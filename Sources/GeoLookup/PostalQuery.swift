@@ -139,11 +139,9 @@ struct PostalQuery {
             let halfWidth = ((reach * reach - dy * dy).squareRoot() / lngMetres) + 1e-9
             let col0 = q.gridIndex((q.longitude - halfWidth + 180) * g)
             let col1 = q.gridIndex((q.longitude + halfWidth + 180) * g)
-            // a copy of the grid keeps the closure free of `self`
+            // a copy of the grid, so the closure's only access to `self` is the mutation
             let grid = q.grid
-            var me = self
-            grid.forEachCell(row: row, col0: col0, col1: col1) { cell in me.scanCell(cell) }
-            self = me
+            grid.forEachCell(row: row, col0: col0, col1: col1) { cell in self.scanCell(cell) }
             return true
         }
 
