@@ -219,53 +219,58 @@ struct PostalQuery {
                 maxDistance: Double) -> PostalMatch? {
         let limit = scan.bestSquared.squareRoot() * (1 + scan.eps) / (1 - scan.eps)
         let l2 = limit * limit
+        guard scan.overflowed else {
+            return choose(UnsafeMutableBufferPointer(rebasing: buffer[0..<scan.buffered]), limit: limit, maxDistance: maxDistance)
+        }
+        // the buffer overflowed (a rare crowd of equidistant centroids): collect them all again
         var overflow: [Candidate] = []
-        if scan.overflowed {
-            forEachPoint(radius: radius) { c in if c.squared <= l2 { overflow.append(c) } }
+        forEachPoint(radius: radius) { c in if c.squared <= l2 { overflow.append(c) } }
+        return overflow.withUnsafeMutableBufferPointer { choose($0, limit: limit, maxDistance: maxDistance) }
+    }
+
+    /// The nearest of the candidates within `limit` (cheap metres) by the contract's rule.
+    private func choose(_ all: UnsafeMutableBufferPointer<Candidate>, limit: Double, maxDistance: Double) -> PostalMatch? {
+        let l2 = limit * limit
+        func lat(_ c: Candidate) -> Double { Double(c.latUnits) / scale }
+        func lng(_ c: Candidate) -> Double { Double(c.lngUnits) / scale }
+        func code(_ k: Int) -> PostalCode { grid.code(Int(all[k].index)) }
+        var best = -1
+        var bestMetres = Double.infinity
+        var inRange = 0
+        for k in all.indices where all[k].squared <= l2 {
+            let d = LocalDistance.metres(from: point, lat2: lat(all[k]), lng2: lng(all[k]))
+            all[inRange] = all[k]
+            all[inRange].squared = d  // from here on: the local distance in metres
+            if d < bestMetres || (d == bestMetres && code(inRange) < code(best)) {
+                best = inRange
+                bestMetres = d
+            }
+            inRange += 1
         }
-        return overflow.withUnsafeMutableBufferPointer { extra in
-            let all = scan.overflowed ? extra : UnsafeMutableBufferPointer(rebasing: buffer[0..<scan.buffered])
-            func lat(_ c: Candidate) -> Double { Double(c.latUnits) / scale }
-            func lng(_ c: Candidate) -> Double { Double(c.lngUnits) / scale }
-            func code(_ k: Int) -> PostalCode { grid.code(Int(all[k].index)) }
-            var best = -1
-            var bestMetres = Double.infinity
-            var inRange = 0
-            for k in all.indices where all[k].squared <= l2 {
-                let d = LocalDistance.metres(from: point, lat2: lat(all[k]), lng2: lng(all[k]))
-                all[inRange] = all[k]
-                all[inRange].squared = d  // from here on: the local distance in metres
-                if d < bestMetres || (d == bestMetres && code(inRange) < code(best)) {
-                    best = inRange
-                    bestMetres = d
-                }
-                inRange += 1
-            }
-            guard best >= 0 else { return nil }
-            let bestBound = LocalDistance.errorBound(distance: bestMetres, absTan: tanP)
-            // contenders: candidates whose true distance may equal or beat the best's
-            func isContender(_ k: Int) -> Bool {
-                all[k].squared - LocalDistance.errorBound(distance: all[k].squared, absTan: tanP) <= bestMetres + bestBound + 1e-6
-            }
-            var metres = bestMetres
-            if (0..<inRange).lazy.filter(isContender).count > 1 {
-                // settle the tie with PROJ, as the contract does: nearest to 1e-6 m, then smallest code
-                var winner: (k: Int, key: Int64, metres: Double)? = nil
-                for k in 0..<inRange where isContender(k) {
-                    let m = LocalDistance.geodesic(lat1: latitude, lng1: longitude, lat2: lat(all[k]), lng2: lng(all[k]))
-                    let key = DecimalRounding.scaledInteger(m, scale: 1e6)
-                    if let w = winner, (w.key, code(w.k)) <= (key, code(k)) { continue }
-                    winner = (k, key, m)
-                }
-                best = winner!.k
-                metres = winner!.metres
-            } else if DecimalRounding.tenths(metres - bestBound) != DecimalRounding.tenths(metres + bestBound)
-                || (metres - bestBound <= maxDistance && metres + bestBound > maxDistance) {
-                // the bound leaves the 0.1 m rounding or the limit undecided
-                metres = LocalDistance.geodesic(lat1: latitude, lng1: longitude, lat2: lat(all[best]), lng2: lng(all[best]))
-            }
-            guard metres <= maxDistance else { return nil }
-            return PostalMatch(code: code(best), distanceMetres: DecimalRounding.tenths(metres))
+        guard best >= 0 else { return nil }
+        let bestBound = LocalDistance.errorBound(distance: bestMetres, absTan: tanP)
+        // contenders: candidates whose true distance may equal or beat the best's
+        func isContender(_ k: Int) -> Bool {
+            all[k].squared - LocalDistance.errorBound(distance: all[k].squared, absTan: tanP) <= bestMetres + bestBound + 1e-6
         }
+        var metres = bestMetres
+        if (0..<inRange).lazy.filter(isContender).count > 1 {
+            // settle the tie with PROJ, as the contract does: nearest to 1e-6 m, then smallest code
+            var winner: (k: Int, key: Int64, metres: Double)? = nil
+            for k in 0..<inRange where isContender(k) {
+                let m = LocalDistance.geodesic(lat1: latitude, lng1: longitude, lat2: lat(all[k]), lng2: lng(all[k]))
+                let key = DecimalRounding.scaledInteger(m, scale: 1e6)
+                if let w = winner, (w.key, code(w.k)) <= (key, code(k)) { continue }
+                winner = (k, key, m)
+            }
+            best = winner!.k
+            metres = winner!.metres
+        } else if DecimalRounding.tenths(metres - bestBound) != DecimalRounding.tenths(metres + bestBound)
+            || (metres - bestBound <= maxDistance && metres + bestBound > maxDistance) {
+            // the bound leaves the 0.1 m rounding or the limit undecided
+            metres = LocalDistance.geodesic(lat1: latitude, lng1: longitude, lat2: lat(all[best]), lng2: lng(all[best]))
+        }
+        guard metres <= maxDistance else { return nil }
+        return PostalMatch(code: code(best), distanceMetres: DecimalRounding.tenths(metres))
     }
 }
