@@ -10,7 +10,7 @@ let package = Package(
     name: "geo-enrich",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "GeoEnrich", targets: ["H3Core", "GeoBridge", "GeoLookup", "EnrichEngine"]),
+        .library(name: "GeoEnrich", targets: ["H3Core", "GeoBridge", "GeoLookup", "EnrichEngine", "RecordCodec"]),
         .executable(name: "geo-enrich", targets: ["GeoEnrichCLI"]),
     ],
     dependencies: [
@@ -31,6 +31,10 @@ let package = Package(
         // Country, postal-code and FSA lookups over the memory-mapped files in data/.
         .target(name: "GeoLookup", dependencies: ["GeoBridge"]),
 
+        // The hot-path record codec: one input line to a checked record (as the peer decides)
+        // and the `geo` splice of the output line, byte-exact with the peer. No dependencies.
+        .target(name: "RecordCodec"),
+
         // The engine of contract rules 1-7: sessions, distance filter, expiry, attach, consent.
         .target(name: "EnrichEngine", dependencies: ["H3Core", "GeoBridge", "GeoLookup"]),
 
@@ -47,6 +51,7 @@ let package = Package(
         .testTarget(name: "GeoBridgeTests", dependencies: ["GeoBridge"]),
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup"], exclude: ["Fixtures"]),
         .testTarget(name: "EnrichEngineTests", dependencies: ["EnrichEngine", "TestSupport"]),
+        .testTarget(name: "RecordCodecTests", dependencies: ["RecordCodec"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,34 @@
+/// Writes bytes into memory its owner sized for the worst case: the splice's inner loop, without
+/// the per-byte capacity and uniqueness checks of `Array.append`.
+struct ByteWriter {
+    let base: UnsafeMutablePointer<UInt8>
+    let capacity: Int
+    private(set) var count = 0
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        base = buffer.baseAddress!
+        capacity = buffer.count
+    }
+
+    var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    @inline(__always) mutating func write(_ byte: UInt8) {
+        assert(count < capacity)
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always) mutating func write(_ text: StaticString) {
+        let n = text.utf8CodeUnitCount
+        assert(count + n <= capacity)
+        (base + count).update(from: text.utf8Start, count: n)
+        count += n
+    }
+
+    @inline(__always) mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return }
+        assert(count + bytes.count <= capacity)
+        (base + count).update(from: source, count: bytes.count)
+        count += bytes.count
+    }
+}

@@ -1,0 +1,484 @@
+/// The kinds of JSON value, as far as the record checks need to tell them apart.
+enum JSONValueKind: UInt8 {
+    case absent, string, number, object, array, trueLiteral, falseLiteral, null
+}
+
+/// Where the last occurrence of one top-level field's value lies in the line (duplicate keys:
+/// the last one wins, as in orjson and Python dicts).
+struct ValueSlot {
+    var kind: JSONValueKind = .absent
+    /// Strings: the first byte after the opening quote. Numbers: the first character.
+    var start = 0
+    /// Strings: the closing quote. Numbers: one past the last character.
+    var end = 0
+    /// Strings: the text holds a backslash escape. Numbers: integer syntax (no fraction, no exponent).
+    var flag = false
+}
+
+/// The top-level fields the record checks read; every other key is only validated and skipped.
+struct RecordSlots {
+    var type = ValueSlot()
+    var sessionID = ValueSlot()
+    var timestamp = ValueSlot()
+    var consent = ValueSlot()
+    var latitude = ValueSlot()
+    var longitude = ValueSlot()
+    var accuracy = ValueSlot()
+}
+
+/// One pass over a line that validates it as a single JSON document exactly as orjson 3.8.3
+/// (yyjson inside) accepts or refuses it, and notes where the record's own fields are.
+///
+/// The grammar is strict RFC 8259: white space is space, tab, LF and CR only; no comments,
+/// trailing commas, NaN/Infinity, BOM, leading zeros or `+`; control characters below 0x20 are
+/// refused in strings; escapes are the eight short ones and `\uXXXX`, where a high surrogate
+/// must be followed at once by an escaped low one and a lone low surrogate is refused. Beyond
+/// the grammar, a number whose value rounds to infinity as a double is refused anywhere in the
+/// document (yyjson's "number is infinity when parsed as double"). Nesting depth is unbounded
+/// (iterative, no recursion). String contents are checked to be strict UTF-8 on the way, so a
+/// line the scanner accepts is valid UTF-8 throughout.
+///
+/// Bytes past the end read as NUL, which no grammar rule accepts, so the end needs no separate
+/// test on most paths.
+struct JSONLineScanner {
+    let p: UnsafePointer<UInt8>
+    let n: Int
+
+    enum Result {
+        /// A valid document whose top-level value is an object.
+        case object(RecordSlots, closingBrace: Int)
+        /// A valid document that is not an object.
+        case notAnObject
+        /// Not one valid JSON document (the caller then tells invalid UTF-8 from invalid JSON).
+        case invalid
+    }
+
+    @inline(__always) func at(_ i: Int) -> UInt8 { i < n ? p[i] : 0 }
+
+    @inline(__always) func skipWhitespace(_ start: Int) -> Int {
+        var i = start
+        while i < n {
+            let c = p[i]
+            guard c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 else { break }
+            i += 1
+        }
+        return i
+    }
+
+    // MARK: The line
+
+    func scanLine() -> Result {
+        var i = skipWhitespace(0)
+        guard at(i) == UInt8(ascii: "{") else {
+            let end = at(i) == UInt8(ascii: "[") ? skipNested(i) : scanScalar(i)
+            guard end >= 0, skipWhitespace(end) == n else { return .invalid }
+            return .notAnObject
+        }
+        var slots = RecordSlots()
+        let closingBrace: Int
+        i = skipWhitespace(i + 1)
+        if at(i) == UInt8(ascii: "}") {
+            closingBrace = i
+        } else {
+            while true {
+                guard at(i) == UInt8(ascii: "\"") else { return .invalid }
+                var keyEscaped = false
+                let keyEnd = scanString(i, escaped: &keyEscaped)
+                guard keyEnd >= 0 else { return .invalid }
+                let field = identifyKey(start: i + 1, end: keyEnd, escaped: keyEscaped)
+                i = skipWhitespace(keyEnd + 1)
+                guard at(i) == UInt8(ascii: ":") else { return .invalid }
+                i = skipWhitespace(i + 1)
+
+                var slot = ValueSlot()
+                switch at(i) {
+                case UInt8(ascii: "\""):
+                    var escaped = false
+                    let close = scanString(i, escaped: &escaped)
+                    guard close >= 0 else { return .invalid }
+                    slot = ValueSlot(kind: .string, start: i + 1, end: close, flag: escaped)
+                    i = close + 1
+                case UInt8(ascii: "{"), UInt8(ascii: "["):
+                    slot.kind = at(i) == UInt8(ascii: "{") ? .object : .array
+                    i = skipNested(i)
+                case UInt8(ascii: "t"):
+                    slot.kind = .trueLiteral
+                    i = scanLiteral(i, "true")
+                case UInt8(ascii: "f"):
+                    slot.kind = .falseLiteral
+                    i = scanLiteral(i, "false")
+                case UInt8(ascii: "n"):
+                    slot.kind = .null
+                    i = scanLiteral(i, "null")
+                default:
+                    var integerSyntax = false
+                    let end = scanNumber(i, integerSyntax: &integerSyntax)
+                    slot = ValueSlot(kind: .number, start: i, end: end, flag: integerSyntax)
+                    i = end
+                }
+                guard i >= 0 else { return .invalid }
+                switch field {
+                case .none: break
+                case .type?: slots.type = slot
+                case .sessionID?: slots.sessionID = slot
+                case .timestamp?: slots.timestamp = slot
+                case .consent?: slots.consent = slot
+                case .latitude?: slots.latitude = slot
+                case .longitude?: slots.longitude = slot
+                case .accuracy?: slots.accuracy = slot
+                }
+                i = skipWhitespace(i)
+                if at(i) == UInt8(ascii: ",") {
+                    i = skipWhitespace(i + 1)
+                    continue
+                }
+                guard at(i) == UInt8(ascii: "}") else { return .invalid }
+                closingBrace = i
+                break
+            }
+        }
+        guard skipWhitespace(closingBrace + 1) == n else { return .invalid }
+        return .object(slots, closingBrace: closingBrace)
+    }
+
+    // MARK: Keys
+
+    enum Field { case type, sessionID, timestamp, consent, latitude, longitude, accuracy }
+
+    /// Which of the record's fields a key names (after decoding its escapes), if any.
+    func identifyKey(start: Int, end: Int, escaped: Bool) -> Field? {
+        if escaped {
+            let decoded = decodeString(start: start, end: end)
+            return decoded.withUnsafeBufferPointer { Self.field(named: $0) }
+        }
+        return Self.field(named: UnsafeBufferPointer(start: p + start, count: end - start))
+    }
+
+    @inline(__always)
+    static func field(named key: UnsafeBufferPointer<UInt8>) -> Field? {
+        switch key.count {
+        case 4: return equals(key, "type") ? .type : nil
+        case 7: return equals(key, "consent") ? .consent : nil
+        case 8: return equals(key, "latitude") ? .latitude : equals(key, "accuracy") ? .accuracy : nil
+        case 9: return equals(key, "timestamp") ? .timestamp : equals(key, "longitude") ? .longitude : nil
+        case 10: return equals(key, "session_id") ? .sessionID : nil
+        default: return nil
+        }
+    }
+
+    /// Byte equality of `bytes` and an ASCII literal.
+    @inline(__always)
+    static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        guard bytes.count == literal.utf8CodeUnitCount else { return false }
+        let q = literal.utf8Start
+        for k in 0..<bytes.count where bytes[k] != q[k] { return false }
+        return true
+    }
+
+    // MARK: Values
+
+    /// Skips a scalar (string, number, literal) at `i`; returns the index after it or -1.
+    func scanScalar(_ i: Int) -> Int {
+        switch at(i) {
+        case UInt8(ascii: "\""):
+            var escaped = false
+            let close = scanString(i, escaped: &escaped)
+            return close < 0 ? -1 : close + 1
+        case UInt8(ascii: "t"): return scanLiteral(i, "true")
+        case UInt8(ascii: "f"): return scanLiteral(i, "false")
+        case UInt8(ascii: "n"): return scanLiteral(i, "null")
+        default:
+            var integerSyntax = false
+            return scanNumber(i, integerSyntax: &integerSyntax)
+        }
+    }
+
+    @inline(__always)
+    func scanLiteral(_ i: Int, _ literal: StaticString) -> Int {
+        let count = literal.utf8CodeUnitCount
+        guard i + count <= n else { return -1 }
+        let q = literal.utf8Start
+        for k in 1..<count where p[i + k] != q[k] { return -1 }
+        return i + count
+    }
+
+    /// Skips the object or array opening at `start`, however deep, without recursion.
+    /// Returns the index after its closing bracket, or -1.
+    func skipNested(_ start: Int) -> Int {
+        enum State { case open, member, afterValue }
+        var stack = NestingStack()
+        var state = State.open
+        var i = start
+        while true {
+            switch state {
+            case .open:
+                let isObject = p[i] == UInt8(ascii: "{")
+                stack.push(isObject: isObject)
+                i = skipWhitespace(i + 1)
+                if at(i) == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    i += 1
+                    stack.pop()
+                    state = .afterValue
+                } else {
+                    state = .member
+                }
+            case .member:
+                if stack.topIsObject {
+                    guard at(i) == UInt8(ascii: "\"") else { return -1 }
+                    var escaped = false
+                    let close = scanString(i, escaped: &escaped)
+                    guard close >= 0 else { return -1 }
+                    i = skipWhitespace(close + 1)
+                    guard at(i) == UInt8(ascii: ":") else { return -1 }
+                    i = skipWhitespace(i + 1)
+                }
+                let c = at(i)
+                if c == UInt8(ascii: "{") || c == UInt8(ascii: "[") {
+                    state = .open
+                } else {
+                    i = scanScalar(i)
+                    guard i >= 0 else { return -1 }
+                    state = .afterValue
+                }
+            case .afterValue:
+                if stack.isEmpty { return i }
+                i = skipWhitespace(i)
+                let c = at(i)
+                if c == UInt8(ascii: ",") {
+                    i = skipWhitespace(i + 1)
+                    state = .member
+                } else if c == (stack.topIsObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                    i += 1
+                    stack.pop()
+                } else {
+                    return -1
+                }
+            }
+        }
+    }
+
+    // MARK: Strings
+
+    /// Checks the string whose opening quote is at `start`; returns the index of its closing
+    /// quote, or -1. Sets `escaped` when the string holds a backslash escape.
+    ///
+    /// - Complexity: O(length), eight plain bytes per step.
+    func scanString(_ start: Int, escaped: inout Bool) -> Int {
+        var j = start + 1
+        while true {
+            // Plain bytes (not `"`, `\`, control or non-ASCII) eight at a time.
+            while j + 8 <= n {
+                let w = UInt64(littleEndian: UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self))
+                let special = Self.zeroBytes(w ^ 0x2222_2222_2222_2222)      // '"'
+                    | Self.zeroBytes(w ^ 0x5C5C_5C5C_5C5C_5C5C)              // '\'
+                    | ((w &- 0x2020_2020_2020_2020) & ~w)                   // < 0x20 (and, harmlessly, more)
+                    | w                                                     // >= 0x80
+                let mask = special & 0x8080_8080_8080_8080
+                if mask == 0 {
+                    j += 8
+                } else {
+                    // The lowest flagged byte is exact (borrows only run upwards).
+                    j += mask.trailingZeroBitCount >> 3
+                    break
+                }
+            }
+            guard j < n else { return -1 }
+            let c = p[j]
+            if c == UInt8(ascii: "\"") { return j }
+            if c == UInt8(ascii: "\\") {
+                escaped = true
+                switch at(j + 1) {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
+                     UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                    j += 2
+                case UInt8(ascii: "u"):
+                    let unit = hex4(j + 2)
+                    if unit < 0 { return -1 }
+                    if unit >= 0xD800 && unit <= 0xDBFF {
+                        // A high surrogate needs an escaped low surrogate right after it.
+                        guard at(j + 6) == UInt8(ascii: "\\"), at(j + 7) == UInt8(ascii: "u") else { return -1 }
+                        let low = hex4(j + 8)
+                        guard low >= 0xDC00 && low <= 0xDFFF else { return -1 }
+                        j += 12
+                    } else if unit >= 0xDC00 && unit <= 0xDFFF {
+                        return -1
+                    } else {
+                        j += 6
+                    }
+                default:
+                    return -1
+                }
+            } else if c < 0x20 {
+                return -1
+            } else if c >= 0x80 {
+                let length = UTF8Validation.sequenceLength(p, at: j, end: n)
+                if length == 0 { return -1 }
+                j += length
+            } else {
+                j += 1  // a false positive of the word test (0x20...0x7F above a flagged byte)
+            }
+        }
+    }
+
+    /// Bytes of `x` that are zero get their high bit set (exact for the lowest one).
+    @inline(__always) static func zeroBytes(_ x: UInt64) -> UInt64 {
+        (x &- 0x0101_0101_0101_0101) & ~x
+    }
+
+    /// The value of four hex digits at `i`, or -1.
+    @inline(__always) func hex4(_ i: Int) -> Int {
+        var value = 0
+        for k in 0..<4 {
+            let c = at(i + k)
+            let digit: Int
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = Int(c) - 48
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = Int(c) - 87
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = Int(c) - 55
+            default: return -1
+            }
+            value = value << 4 | digit
+        }
+        return value
+    }
+
+    /// The UTF-8 bytes of a checked string's contents (`start..<end`, quotes excluded), escapes resolved.
+    func decodeString(start: Int, end: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(end - start)
+        var j = start
+        while j < end {
+            let c = p[j]
+            guard c == UInt8(ascii: "\\") else {
+                out.append(c)
+                j += 1
+                continue
+            }
+            let e = p[j + 1]
+            j += 2
+            switch e {
+            case UInt8(ascii: "b"): out.append(0x08)
+            case UInt8(ascii: "f"): out.append(0x0C)
+            case UInt8(ascii: "n"): out.append(0x0A)
+            case UInt8(ascii: "r"): out.append(0x0D)
+            case UInt8(ascii: "t"): out.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = UInt32(hex4(j))
+                j += 4
+                if scalar >= 0xD800 && scalar <= 0xDBFF {
+                    let low = UInt32(hex4(j + 2))
+                    j += 6
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                }
+                Self.appendUTF8(scalar, to: &out)
+            default: out.append(e)  // '"', '\', '/'
+            }
+        }
+        return out
+    }
+
+    static func appendUTF8(_ scalar: UInt32, to out: inout [UInt8]) {
+        switch scalar {
+        case ..<0x80:
+            out.append(UInt8(scalar))
+        case ..<0x800:
+            out.append(UInt8(0xC0 | scalar >> 6))
+            out.append(UInt8(0x80 | scalar & 0x3F))
+        case ..<0x10000:
+            out.append(UInt8(0xE0 | scalar >> 12))
+            out.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            out.append(UInt8(0x80 | scalar & 0x3F))
+        default:
+            out.append(UInt8(0xF0 | scalar >> 18))
+            out.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+            out.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+            out.append(UInt8(0x80 | scalar & 0x3F))
+        }
+    }
+
+    // MARK: Numbers
+
+    /// Checks the number at `start` (RFC 8259 grammar, and finite as a double); returns the
+    /// index after it, or -1. Sets `integerSyntax` when it has neither fraction nor exponent.
+    func scanNumber(_ start: Int, integerSyntax: inout Bool) -> Int {
+        var i = start
+        if at(i) == UInt8(ascii: "-") { i += 1 }
+        let integerStart = i
+        let first = at(i)
+        if first == UInt8(ascii: "0") {
+            i += 1
+            if Self.isDigit(at(i)) { return -1 }  // leading zero
+        } else if Self.isDigit(first) {
+            repeat { i += 1 } while Self.isDigit(at(i))
+        } else {
+            return -1
+        }
+        let integerEnd = i
+        var fractionStart = i
+        var fractionEnd = i
+        if at(i) == UInt8(ascii: ".") {
+            i += 1
+            fractionStart = i
+            guard Self.isDigit(at(i)) else { return -1 }
+            repeat { i += 1 } while Self.isDigit(at(i))
+            fractionEnd = i
+        }
+        var exponentNegative = false
+        var exponentStart = i
+        var exponentEnd = i
+        if at(i) | 0x20 == UInt8(ascii: "e") {
+            i += 1
+            let sign = at(i)
+            if sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") {
+                exponentNegative = sign == UInt8(ascii: "-")
+                i += 1
+            }
+            exponentStart = i
+            guard Self.isDigit(at(i)) else { return -1 }
+            repeat { i += 1 } while Self.isDigit(at(i))
+            exponentEnd = i
+        }
+        integerSyntax = fractionEnd == integerEnd && exponentEnd == integerEnd
+        // Below 10^308 nothing can overflow; only long integer parts or exponents need a look.
+        if integerEnd - integerStart > 308 || exponentEnd > exponentStart {
+            let digits = DecimalDigits(p: p, integerStart: integerStart, integerEnd: integerEnd,
+                                       fractionStart: fractionStart, fractionEnd: fractionEnd,
+                                       exponentNegative: exponentNegative,
+                                       exponentStart: exponentStart, exponentEnd: exponentEnd)
+            if digits.overflowsDouble { return -1 }
+        }
+        return i
+    }
+
+    @inline(__always) static func isDigit(_ c: UInt8) -> Bool { c &- 48 < 10 }
+}
+
+/// Which open containers are objects, innermost last; inline up to 64 levels.
+struct NestingStack {
+    private(set) var depth = 0
+    private var inline: UInt64 = 0
+    private var spilled: [UInt64] = []
+
+    var isEmpty: Bool { depth == 0 }
+
+    @inline(__always) mutating func push(isObject: Bool) {
+        let level = depth
+        depth += 1
+        let bit = UInt64(1) << UInt64(level & 63)
+        if level < 64 {
+            inline = isObject ? inline | bit : inline & ~bit
+            return
+        }
+        let word = level / 64 - 1
+        if word == spilled.count { spilled.append(0) }
+        spilled[word] = isObject ? spilled[word] | bit : spilled[word] & ~bit
+    }
+
+    @inline(__always) mutating func pop() { depth -= 1 }
+
+    @inline(__always) var topIsObject: Bool {
+        let level = depth - 1
+        let word = level < 64 ? inline : spilled[level / 64 - 1]
+        return word >> UInt64(level & 63) & 1 == 1
+    }
+}

@@ -1,0 +1,212 @@
+/// Writes values as orjson 3.8.3's `dumps` writes the Python values the peer builds, byte for byte.
+enum OrjsonText {
+    // MARK: Numbers
+
+    /// A JSON number as the Python value the peer holds: an `int` as an integer, a `float` as
+    /// ``writeFloat(_:to:)`` writes it.
+    static func writeNumber(_ number: JSONNumber, to out: inout ByteWriter) {
+        switch number {
+        case .integer(let v): writeInteger(v, to: &out)
+        case .unsignedInteger(let v): writeUnsigned(v, negative: false, to: &out)
+        case .double(let v): writeFloat(v, to: &out)
+        }
+    }
+
+    static func writeInteger(_ value: Int64, to out: inout ByteWriter) {
+        writeUnsigned(value.magnitude, negative: value < 0, to: &out)
+    }
+
+    static func writeUnsigned(_ magnitude: UInt64, negative: Bool, to out: inout ByteWriter) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 21) { buffer in
+            var i = 21
+            var rest = magnitude
+            repeat {
+                i -= 1
+                buffer[i] = UInt8(48 + rest % 10)
+                rest /= 10
+            } while rest != 0
+            if negative {
+                i -= 1
+                buffer[i] = UInt8(ascii: "-")
+            }
+            out.write(UnsafeBufferPointer(rebasing: buffer[i...]))
+        }
+    }
+
+    /// A Python float as orjson writes it: Ryu's shortest round-trip digits, laid out by the
+    /// `ryu` crate's `format64`, which is not Python's `repr`. With k the decimal exponent of
+    /// the value (in [10^(k-1), 10^k)):
+    /// - an integer with k <= 16 keeps `.0`: `100.0`, `1000000000000000.0` (k = 16);
+    /// - other values with -5 < k <= 16 are positional: `0.00001` (repr: `1e-05`), `19.7`;
+    /// - everything else is scientific with a bare exponent: `1e16` (repr `1e+16`), `1.5e-7`,
+    ///   `5e-324`;
+    /// - zero is `0.0` or `-0.0`.
+    ///
+    /// The digits come from Swift's `description`, which is also shortest-then-closest (the
+    /// differential corpus holds thousands of values formatted by orjson to keep that honest).
+    /// - Precondition: `value` is finite (orjson refuses to read anything else).
+    static func writeFloat(_ value: Double, to out: inout ByteWriter) {
+        if value == 0 {
+            out.write(value.sign == .minus ? "-0.0" : "0.0")
+            return
+        }
+        var description = value.description
+        description.withUTF8 { text in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+                // Swift writes `-ddd.ddd`, `d.ddde±XX` or `de-XX`. Collect the significant
+                // digits (value = 0.DIGITS × 10^point).
+                let digits = buffer.baseAddress!
+                var count = 0
+                var mantissaDigits = 0
+                var leadingZeros = 0
+                var point = -1
+                var i = text[0] == UInt8(ascii: "-") ? 1 : 0
+                while i < text.count, text[i] != UInt8(ascii: "e") {
+                    let c = text[i]
+                    i += 1
+                    if c == UInt8(ascii: ".") {
+                        point = mantissaDigits
+                    } else if count == 0 && c == UInt8(ascii: "0") {
+                        mantissaDigits += 1
+                        leadingZeros += 1
+                    } else {
+                        mantissaDigits += 1
+                        digits[count] = c
+                        count += 1
+                    }
+                }
+                if point < 0 { point = mantissaDigits }
+                while count > 1 && digits[count - 1] == UInt8(ascii: "0") { count -= 1 }
+                var exponent = 0
+                if i < text.count {  // at 'e'
+                    i += 1
+                    var negative = false
+                    if text[i] == UInt8(ascii: "-") || text[i] == UInt8(ascii: "+") {
+                        negative = text[i] == UInt8(ascii: "-")
+                        i += 1
+                    }
+                    while i < text.count {
+                        exponent = exponent * 10 + Int(text[i] - 48)
+                        i += 1
+                    }
+                    if negative { exponent = -exponent }
+                }
+                let k = point - leadingZeros + exponent
+                layOut(negative: value < 0, digits: digits, count: count, k: k, to: &out)
+            }
+        }
+    }
+
+    /// `format64`'s four layouts for the digits `d1…dn` of a value in [10^(k-1), 10^k).
+    private static func layOut(negative: Bool, digits: UnsafeMutablePointer<UInt8>, count n: Int, k: Int,
+                               to out: inout ByteWriter) {
+        func put(_ c: UInt8) { out.write(c) }
+        if negative { put(UInt8(ascii: "-")) }
+        let exponent = k - n  // of the last digit
+        if exponent >= 0 && k <= 16 {
+            for d in 0..<n { put(digits[d]) }
+            for _ in 0..<exponent { put(UInt8(ascii: "0")) }
+            put(UInt8(ascii: "."))
+            put(UInt8(ascii: "0"))
+        } else if k > 0 && k <= 16 {
+            for d in 0..<k { put(digits[d]) }
+            put(UInt8(ascii: "."))
+            for d in k..<n { put(digits[d]) }
+        } else if k > -5 && k <= 0 {
+            put(UInt8(ascii: "0"))
+            put(UInt8(ascii: "."))
+            for _ in 0 ..< -k { put(UInt8(ascii: "0")) }
+            for d in 0..<n { put(digits[d]) }
+        } else {
+            put(digits[0])
+            if n > 1 {
+                put(UInt8(ascii: "."))
+                for d in 1..<n { put(digits[d]) }
+            }
+            put(UInt8(ascii: "e"))
+            var e = k - 1
+            if e < 0 {
+                put(UInt8(ascii: "-"))
+                e = -e
+            }
+            if e >= 100 { put(UInt8(48 + e / 100)) }
+            if e >= 10 { put(UInt8(48 + e / 10 % 10)) }
+            put(UInt8(48 + e % 10))
+        }
+    }
+
+    // MARK: Strings
+
+    /// A Python `str` as orjson writes it: `"` and `\` escaped, control characters as `\b \t
+    /// \n \f \r` or `\u00xx` (lower-case hex), everything else (DEL, non-ASCII) as is.
+    static func writeString(_ string: String, to out: inout ByteWriter) {
+        out.write(UInt8(ascii: "\""))
+        for c in string.utf8 {
+            switch c {
+            case UInt8(ascii: "\""): out.write("\\\"")
+            case UInt8(ascii: "\\"): out.write("\\\\")
+            case 0x08: out.write("\\b")
+            case 0x09: out.write("\\t")
+            case 0x0A: out.write("\\n")
+            case 0x0C: out.write("\\f")
+            case 0x0D: out.write("\\r")
+            case ..<0x20:
+                out.write("\\u00")
+                out.write(hexDigit(c >> 4))
+                out.write(hexDigit(c & 0xF))
+            default: out.write(c)
+            }
+        }
+        out.write(UInt8(ascii: "\""))
+    }
+
+    @inline(__always) static func hexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? 48 + nibble : 87 + nibble
+    }
+
+    /// An H3 index as h3-py's string: lower-case hex without leading zeros, in quotes.
+    static func writeHexString(_ value: UInt64, to out: inout ByteWriter) {
+        out.write(UInt8(ascii: "\""))
+        let digits = max(1, (64 - value.leadingZeroBitCount + 3) / 4)
+        for d in stride(from: digits - 1, through: 0, by: -1) {
+            out.write(hexDigit(UInt8(truncatingIfNeeded: value >> UInt64(4 * d)) & 0xF))
+        }
+        out.write(UInt8(ascii: "\""))
+    }
+
+    // MARK: Timestamps
+
+    /// The peer's `iso(ms)` in quotes: `datetime.fromtimestamp(ms / 1000, tz=utc)` formatted
+    /// `%Y-%m-%dT%H:%M:%S.` plus `ms % 1000` in three digits and `Z`.
+    ///
+    /// glibc's `%Y` does not pad, so years before 1000 print short (`999-01-01T…`); the seconds
+    /// are `floor(ms / 1000)` (the float division errs by far less than a millisecond in
+    /// Python's range). Outside years 1...9999 Python raises and the peer stops; here the
+    /// proleptic calendar simply continues (`10000-01-01T…`, `0-12-31T…`, `-1-…`).
+    static func writeISOTimestamp(milliseconds ms: Int64, to out: inout ByteWriter) {
+        let (seconds, millisecond) = CivilCalendar.floorDivide(ms, 1000)
+        let (days, secondOfDay) = CivilCalendar.floorDivide(seconds, 86_400)
+        let date = CivilCalendar.date(days: days)
+        out.write(UInt8(ascii: "\""))
+        writeInteger(date.year, to: &out)
+        out.write(UInt8(ascii: "-"))
+        writeTwoDigits(date.month, to: &out)
+        out.write(UInt8(ascii: "-"))
+        writeTwoDigits(date.day, to: &out)
+        out.write(UInt8(ascii: "T"))
+        writeTwoDigits(secondOfDay / 3600, to: &out)
+        out.write(UInt8(ascii: ":"))
+        writeTwoDigits(secondOfDay / 60 % 60, to: &out)
+        out.write(UInt8(ascii: ":"))
+        writeTwoDigits(secondOfDay % 60, to: &out)
+        out.write(UInt8(ascii: "."))
+        out.write(UInt8(48 + millisecond / 100))
+        writeTwoDigits(millisecond % 100, to: &out)
+        out.write("Z\"")
+    }
+
+    @inline(__always) static func writeTwoDigits(_ value: Int64, to out: inout ByteWriter) {
+        out.write(UInt8(48 + value / 10))
+        out.write(UInt8(48 + value % 10))
+    }
+}

@@ -1,0 +1,283 @@
+/// The peer's `parse_ts` for strings: `datetime.fromisoformat(s.replace("Z", "+00:00"))` of
+/// CPython 3.11, refused when naive, then `int(round(d.timestamp() * 1000))`.
+///
+/// `fromisoformat` is CPython's C implementation (Modules/_datetimemodule.c), reproduced step by
+/// step, quirks included, because the peer accepts whatever it accepts:
+/// - any single character separates date and time (`T`, space, `é`, U+2028…);
+/// - dates `YYYY-MM-DD`, `YYYYMMDD` and ISO week dates (`2025-W48-4`, `2025W484`, `2025-W48`);
+/// - times `HH`, `HH:MM`, `HH:MM:SS`, `HHMMSS`, a fraction after `.` or `,` of any length
+///   (digits past the sixth are ignored), even an empty one (`10:00:00.+05:30`), and a fourth
+///   colon group read as the fraction (`10:00:00:5` is 10:00:00.5);
+/// - offsets `+HH`, `+HH:MM`, `+HHMM`, `+HH:MM:SS.ffffff` whose minutes may exceed 59 (only the
+///   total must lie strictly within ±24 h); an offset of zero seconds ignores its microseconds;
+/// - the C code stops at a NUL character, so `…+00:00\u0000` is accepted.
+///
+/// `d.timestamp()` is the exact microsecond count divided by 10^6 with one correct rounding
+/// (Python's integer true division); the product with 1000 is a double product, and `round`
+/// rounds half to even: `.0025Z` gives 2 ms, `.0015Z` gives 2 ms.
+enum PythonISOTimestamp {
+    /// Milliseconds since the epoch, or `nil` where the peer raises (`bad_timestamp`).
+    /// - Parameter text: the decoded JSON string, as UTF-8.
+    /// - Complexity: O(n).
+    static func milliseconds(utf8 text: UnsafeBufferPointer<UInt8>) -> Int64? {
+        var zCount = 0
+        var characters = 0
+        for byte in text {
+            if byte == UInt8(ascii: "Z") { zCount += 1 }
+            if byte & 0xC0 != 0x80 { characters += 1 }
+        }
+        // _sanitize_isoformat_str: fewer than 7 characters is never valid.
+        guard characters + 5 * zCount >= 7 else { return nil }
+        let length = text.count + 5 * zCount
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { buffer -> Int64? in
+            var j = 0
+            for byte in text {
+                if byte == UInt8(ascii: "Z") {
+                    for c in "+00:00".utf8 {
+                        buffer[j] = c
+                        j += 1
+                    }
+                } else {
+                    buffer[j] = byte
+                    j += 1
+                }
+            }
+            return FromISOFormat(text: UnsafeBufferPointer(start: buffer.baseAddress, count: length))
+                .epochMilliseconds()
+        }
+    }
+}
+
+/// CPython 3.11's `datetime_fromisoformat` over a NUL-terminated UTF-8 buffer, by index.
+struct FromISOFormat {
+    let text: UnsafeBufferPointer<UInt8>
+
+    /// The byte at `i`; the C string's terminating NUL (and beyond) reads as 0.
+    @inline(__always) func at(_ i: Int) -> UInt8 { i < text.count ? text[i] : 0 }
+
+    @inline(__always) func isDigit(_ c: UInt8) -> Bool { c &- 48 < 10 }
+
+    /// `parse_digits`: `count` decimal digits at `p`, advancing `p`; `nil` at a non-digit.
+    @inline(__always) func digits(_ p: inout Int, _ count: Int) -> Int64? {
+        var value: Int64 = 0
+        for _ in 0..<count {
+            let d = at(p) &- 48
+            p += 1
+            if d > 9 { return nil }
+            value = value * 10 + Int64(d)
+        }
+        return value
+    }
+
+    func epochMilliseconds() -> Int64? {
+        let length = text.count
+        let separator = separatorLocation()
+        guard separator >= 0, let date = parseDate(separator: separator) else { return nil }
+        guard length > separator else { return nil }  // a date alone is naive
+        // Skip the separator: one character, 1-4 bytes by its UTF-8 lead byte.
+        var p = separator
+        let lead = at(p)
+        if lead & 0x80 == 0 {
+            p += 1
+        } else {
+            switch lead & 0xF0 {
+            case 0xE0: p += 3
+            case 0xF0: p += 4
+            default: p += 2
+            }
+        }
+        guard let time = parseTime(start: p, end: length) else { return nil }
+        guard let offset = time.offset else { return nil }  // naive: the peer refuses it
+
+        // tzinfo_from_isoformat_results, then the datetime constructor's range checks.
+        var offsetMicroseconds: Int64 = 0
+        if offset.seconds != 0 {
+            offsetMicroseconds = offset.seconds * 1_000_000 + offset.microseconds
+            guard offsetMicroseconds > -86_400_000_000 && offsetMicroseconds < 86_400_000_000 else { return nil }
+        }
+        guard date.year >= 1 && date.year <= 9999, date.month >= 1 && date.month <= 12,
+              date.day >= 1 && date.day <= CivilCalendar.daysInMonth(date.year, date.month),
+              time.hour <= 23, time.minute <= 59, time.second <= 59
+        else { return nil }
+
+        let days = CivilCalendar.days(year: date.year, month: date.month, day: date.day)
+        let microseconds = days * 86_400_000_000
+            + ((time.hour * 60 + time.minute) * 60 + time.second) * 1_000_000 + time.microsecond
+            - offsetMicroseconds
+        let seconds = Self.quotientByMillion(microseconds)
+        return Int64((seconds * 1000).rounded(.toNearestOrEven))
+    }
+
+    /// `_find_isoformat_datetime_separator`: where the date ends, guessed from characters 4, 5
+    /// and 8, or -1.
+    func separatorLocation() -> Int {
+        let length = text.count
+        if length == 7 { return 7 }
+        if at(4) == UInt8(ascii: "-") {
+            guard at(5) == UInt8(ascii: "W") else { return 10 }  // YYYY-MM-DD
+            if length < 8 { return -1 }
+            if length > 8 && at(8) == UInt8(ascii: "-") {
+                if length == 9 { return -1 }
+                if length > 10 && isDigit(at(10)) { return 8 }  // YYYY-Www-HH…, by assumption
+                return 10  // YYYY-Www-D
+            }
+            return 8  // YYYY-Www
+        }
+        if at(4) == UInt8(ascii: "W") {
+            // YYYYWww or YYYYWwwD: count the digits that follow.
+            var index = 7
+            while index < length && isDigit(at(index)) { index += 1 }
+            if index < 9 { return index }
+            return index % 2 == 0 ? 7 : 8
+        }
+        return 8  // YYYYMMDD
+    }
+
+    /// `parse_isoformat_date` over `0..<separator`: year, month, day, not yet range-checked.
+    func parseDate(separator: Int) -> (year: Int64, month: Int64, day: Int64)? {
+        var p = 0
+        guard let year = digits(&p, 4) else { return nil }
+        let usesSeparator = at(p) == UInt8(ascii: "-")
+        if usesSeparator { p += 1 }
+        if at(p) == UInt8(ascii: "W") {
+            p += 1
+            guard let week = digits(&p, 2) else { return nil }
+            var weekday: Int64 = 1
+            if p < separator {
+                if usesSeparator {
+                    let c = at(p)
+                    p += 1
+                    if c != UInt8(ascii: "-") { return nil }
+                }
+                guard let d = digits(&p, 1) else { return nil }
+                weekday = d
+            }
+            return Self.isoWeekDate(year: year, week: week, weekday: weekday)
+        }
+        guard let month = digits(&p, 2) else { return nil }
+        if usesSeparator {
+            let c = at(p)
+            p += 1
+            if c != UInt8(ascii: "-") { return nil }
+        }
+        guard let day = digits(&p, 2) else { return nil }
+        return (year, month, day)
+    }
+
+    /// `iso_to_ymd`. Year 0 never yields a valid date in CPython (its C arithmetic on negative
+    /// ordinals ends in month 0 or below), so it is refused outright.
+    static func isoWeekDate(year: Int64, week: Int64, weekday: Int64) -> (year: Int64, month: Int64, day: Int64)? {
+        guard year >= 1 else { return nil }
+        let january1 = CivilCalendar.days(year: year, month: 1, day: 1)
+        // Monday = 0 … Sunday = 6; 1970-01-01 was a Thursday (3).
+        let firstWeekday = CivilCalendar.floorDivide(january1 + 3, 7).remainder
+        if week <= 0 || week >= 53 {
+            guard week == 53, firstWeekday == 3 || (firstWeekday == 2 && CivilCalendar.isLeapYear(year))
+            else { return nil }
+        }
+        guard weekday >= 1 && weekday <= 7 else { return nil }
+        var week1Monday = january1 - firstWeekday
+        if firstWeekday > 3 { week1Monday += 7 }
+        return CivilCalendar.date(days: week1Monday + (week - 1) * 7 + weekday - 1)
+    }
+
+    struct Time {
+        var hour: Int64 = 0, minute: Int64 = 0, second: Int64 = 0, microsecond: Int64 = 0
+        /// The UTC offset as `(seconds, microseconds)` with the sign applied to both; `nil` when naive.
+        var offset: (seconds: Int64, microseconds: Int64)?
+    }
+
+    /// `parse_isoformat_time` over `start..<end`; `nil` for CPython's negative return codes.
+    func parseTime(start: Int, end: Int) -> Time? {
+        var zone = start
+        repeat {
+            let c = at(zone)
+            if c == UInt8(ascii: "Z") || c == UInt8(ascii: "+") || c == UInt8(ascii: "-") { break }
+            zone += 1
+        } while zone < end
+        guard let clock = parseClock(start: start, end: zone) else { return nil }
+        var time = Time(hour: clock.hour, minute: clock.minute, second: clock.second, microsecond: clock.microsecond)
+        if zone == end {
+            return clock.notAtEnd ? nil : time
+        }
+        if at(zone) == UInt8(ascii: "Z") {  // never after the peer's replace(), kept for fidelity
+            guard at(zone + 1) == 0 else { return nil }
+            time.offset = (0, 0)
+            return time
+        }
+        let sign: Int64 = at(zone) == UInt8(ascii: "-") ? -1 : 1
+        guard let zoneClock = parseClock(start: zone + 1, end: end), !zoneClock.notAtEnd else { return nil }
+        time.offset = (sign * (zoneClock.hour * 3600 + zoneClock.minute * 60 + zoneClock.second),
+                       sign * zoneClock.microsecond)
+        return time
+    }
+
+    struct Clock {
+        var hour: Int64 = 0, minute: Int64 = 0, second: Int64 = 0, microsecond: Int64 = 0
+        /// CPython's return code 1: the text goes on after the clock.
+        var notAtEnd = false
+    }
+
+    /// `parse_hh_mm_ss_ff` over `start..<end`: `HH[:MM[:SS[.f…]]]` or the same without colons.
+    func parseClock(start: Int, end: Int) -> Clock? {
+        var clock = Clock()
+        var p = start
+        var hasSeparator = true
+        var component = 0
+        while component < 3 {
+            guard let value = digits(&p, 2) else { return nil }
+            switch component {
+            case 0: clock.hour = value
+            case 1: clock.minute = value
+            default: clock.second = value
+            }
+            let c = at(p)
+            p += 1
+            if component == 0 { hasSeparator = c == UInt8(ascii: ":") }
+            if p >= end {
+                clock.notAtEnd = c != 0
+                return clock
+            } else if hasSeparator && c == UInt8(ascii: ":") {
+                component += 1
+                continue
+            } else if c == UInt8(ascii: ".") || c == UInt8(ascii: ",") {
+                break
+            } else if !hasSeparator {
+                p -= 1
+            } else {
+                return nil
+            }
+            component += 1
+        }
+        // The fraction: up to six digits, scaled to microseconds; further digits skipped.
+        let count = min(max(end - p, 0), 6)
+        guard let fraction = digits(&p, count) else { return nil }
+        var scale: Int64 = 1
+        if count > 0 {
+            for _ in count..<6 { scale *= 10 }
+        }
+        clock.microsecond = fraction * scale
+        while isDigit(at(p)) { p += 1 }
+        clock.notAtEnd = at(p) != 0
+        return clock
+    }
+
+    /// `n / 10**6` with one correct rounding to a double, as Python's integer true division.
+    static func quotientByMillion(_ n: Int64) -> Double {
+        let magnitude = n.magnitude
+        if magnitude <= UInt64(1) << 53 { return Double(n) / 1_000_000 }  // both exact: one rounding
+        // Scale so that the 64-bit quotient has 63-64 significant bits, then round it to 53.
+        let bits = 64 - magnitude.leadingZeroBitCount  // 54...64
+        let shift = 83 - bits                           // 19...29: the quotient stays below 2^64
+        let high = magnitude >> UInt64(64 - shift)
+        let low = magnitude << UInt64(shift)
+        let (quotient, remainder) = UInt64(1_000_000).dividingFullWidth((high: high, low: low))
+        let drop = (64 - quotient.leadingZeroBitCount) - 53
+        var mantissa = quotient >> UInt64(drop)
+        let rest = quotient & ((UInt64(1) << UInt64(drop)) - 1)
+        let half = UInt64(1) << UInt64(drop - 1)
+        if rest > half || (rest == half && (remainder != 0 || mantissa & 1 == 1)) { mantissa += 1 }
+        let value = Double(sign: .plus, exponent: drop - shift, significand: Double(mantissa))
+        return n < 0 ? -value : value
+    }
+}

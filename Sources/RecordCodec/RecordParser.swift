@@ -1,0 +1,190 @@
+/// Decides what one input line is, exactly as the peer's `validate` does (contract "Input" and
+/// rule 9): a record for the engine, or a bad line with the first reason that applies.
+///
+/// The checks run in the peer's order: `line_too_long`, `invalid_utf8`, `invalid_json`,
+/// `not_an_object`, `missing_session_id`, `bad_timestamp`, `bad_consent`, then, for
+/// `"type":"location"`, `bad_coordinates` and `bad_accuracy`. JSON is read as orjson 3.8.3
+/// reads it (see `JSONLineScanner`), strings and numbers as Python then sees them, ISO 8601
+/// timestamps as CPython 3.11's `datetime.fromisoformat` (see `PythonISOTimestamp`).
+///
+/// One pass over the bytes; nothing is allocated but the session id's `String` (none at all
+/// for ids of up to 15 UTF-8 bytes), except on rare paths (escaped strings, long numbers,
+/// nesting deeper than 64).
+///
+/// ```swift
+/// let parser = RecordParser()
+/// switch line.withUnsafeBufferPointer({ parser.parse($0) }) {
+/// case .record(let record): engine.feed(record)
+/// case .bad(let reason): errors.write(lineNumber, reason.rawValue, line)
+/// }
+/// ```
+public struct RecordParser: Sendable {
+    /// The longest line accepted, in bytes (the peer's `MAX_LINE`, 1 MiB); checked first.
+    public static let maximumLineLength = 1 << 20
+
+    /// A parser; it holds no state, so one can serve any number of threads.
+    public init() {}
+
+    /// Parses and checks one line.
+    ///
+    /// - Parameter line: the line's bytes without its terminator (strip `\n`, and `\r` before it,
+    ///   as the peer's `raw.rstrip(b"\r\n")`). Blank lines are the caller's to skip: see
+    ///   ``isBlank(_:)``.
+    /// - Returns: the record, or the reason the line is bad.
+    /// - Complexity: O(n) in the line's length.
+    public func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParseOutcome {
+        let n = line.count
+        if n > Self.maximumLineLength { return .bad(.lineTooLong) }
+        guard n > 0, let p = line.baseAddress else { return .bad(.invalidJSON) }
+        let scanner = JSONLineScanner(p: p, n: n)
+        switch scanner.scanLine() {
+        case .invalid:
+            // The scanner stops at the first JSON error, but Python decodes the whole line first.
+            return .bad(UTF8Validation.isValid(line) ? .invalidJSON : .invalidUTF8)
+        case .notAnObject:
+            return .bad(.notAnObject)
+        case .object(let slots, let closingBrace):
+            return check(slots, closingBrace: closingBrace, scanner)
+        }
+    }
+
+    /// Parses and checks one line held in an array or any other collection of bytes (copied
+    /// first when it is not contiguous); see ``parse(_:)-(UnsafeBufferPointer<UInt8>)``.
+    /// - Parameter line: the line's bytes without its terminator.
+    /// - Returns: the record, or the reason the line is bad.
+    /// - Complexity: O(n) in the line's length.
+    public func parse<Bytes: Collection<UInt8>>(_ line: Bytes) -> ParseOutcome {
+        if let outcome = line.withContiguousStorageIfAvailable({ parse($0) }) { return outcome }
+        return Array(line).withUnsafeBufferPointer { parse($0) }
+    }
+
+    /// Whether the line holds only white space as Python's `bytes.strip()` sees it (space, tab,
+    /// LF, CR, VT, FF): the peer skips such lines without counting them (an empty line too).
+    /// - Parameter line: the line's bytes.
+    /// - Returns: `true` when the caller should skip the line.
+    /// - Complexity: O(n).
+    public static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        for byte in line {
+            switch byte {
+            case 0x20, 0x09, 0x0A, 0x0D, 0x0B, 0x0C: continue
+            default: return false
+            }
+        }
+        return true
+    }
+
+    /// ``isBlank(_:)-(UnsafeBufferPointer<UInt8>)`` for any collection of bytes.
+    /// - Parameter line: the line's bytes.
+    /// - Returns: `true` when the caller should skip the line.
+    /// - Complexity: O(n).
+    public static func isBlank<Bytes: Collection<UInt8>>(_ line: Bytes) -> Bool {
+        line.allSatisfy { $0 == 0x20 || ($0 >= 0x09 && $0 <= 0x0D) }
+    }
+
+    // MARK: The peer's field checks, in its order
+
+    private func check(_ slots: RecordSlots, closingBrace: Int, _ scanner: JSONLineScanner) -> ParseOutcome {
+        let p = scanner.p
+        // sid = rec.get("session_id"); a non-empty str
+        let sid = slots.sessionID
+        guard sid.kind == .string, sid.end > sid.start else { return .bad(.missingSessionID) }
+        let sessionID = withDecodedString(sid, scanner) { String(decoding: $0, as: UTF8.self) }
+
+        guard let timestamp = timestamp(slots.timestamp, scanner) else { return .bad(.badTimestamp) }
+
+        // consent = rec.get("consent"); None (absent or null) or one of three strings
+        var consent: RecordConsent?
+        switch slots.consent.kind {
+        case .absent, .null:
+            consent = nil
+        case .string:
+            consent = withDecodedString(slots.consent, scanner) { text -> RecordConsent? in
+                if JSONLineScanner.equals(text, "optIn") { return .optIn }
+                if JSONLineScanner.equals(text, "optOut") { return .optOut }
+                if JSONLineScanner.equals(text, "notSet") { return .notSet }
+                return nil
+            }
+            if consent == nil { return .bad(.badConsent) }
+        default:
+            return .bad(.badConsent)
+        }
+
+        // rec.get("type") == "location"
+        let isFix = slots.type.kind == .string
+            && withDecodedString(slots.type, scanner) { JSONLineScanner.equals($0, "location") }
+        guard isFix else {
+            return .record(ParsedRecord(sessionID: sessionID, timestamp: timestamp, consent: consent, fix: nil,
+                                        closingBraceOffset: closingBrace))
+        }
+
+        // Numbers (not booleans), finite (always, from JSON), within ±90 and ±180.
+        guard slots.latitude.kind == .number, slots.longitude.kind == .number else { return .bad(.badCoordinates) }
+        let latitude = number(slots.latitude, p)
+        let longitude = number(slots.longitude, p)
+        guard Self.isWithin(latitude, 90), Self.isWithin(longitude, 180) else { return .bad(.badCoordinates) }
+
+        // None, or a number >= 0 (so -0.0 passes).
+        var accuracy: JSONNumber?
+        switch slots.accuracy.kind {
+        case .absent, .null:
+            accuracy = nil
+        case .number:
+            let value = number(slots.accuracy, p)
+            switch value {
+            case .integer(let v) where v < 0: return .bad(.badAccuracy)
+            case .double(let v) where v < 0: return .bad(.badAccuracy)
+            default: accuracy = value
+            }
+        default:
+            return .bad(.badAccuracy)
+        }
+        let fix = ParsedFix(latitude: latitude, longitude: longitude, accuracy: accuracy)
+        return .record(ParsedRecord(sessionID: sessionID, timestamp: timestamp, consent: consent, fix: fix,
+                                    closingBraceOffset: closingBrace))
+    }
+
+    /// The peer's `parse_ts`: a number's `int()`, or an ISO 8601 string with a zone.
+    private func timestamp(_ slot: ValueSlot, _ scanner: JSONLineScanner) -> Int64? {
+        switch slot.kind {
+        case .number:
+            switch number(slot, scanner.p) {
+            case .integer(let v): return v
+            case .unsignedInteger: return Int64.max
+            case .double(let v):
+                // int(v) truncates toward zero; Python's int is unbounded, ours saturates.
+                if v >= 9_223_372_036_854_775_808.0 { return Int64.max }
+                if v < -9_223_372_036_854_775_808.0 { return Int64.min }
+                return Int64(v)
+            }
+        case .string:
+            return withDecodedString(slot, scanner) { PythonISOTimestamp.milliseconds(utf8: $0) }
+        default:
+            return nil
+        }
+    }
+
+    @inline(__always)
+    private func number(_ slot: ValueSlot, _ p: UnsafePointer<UInt8>) -> JSONNumber {
+        JSONNumber.read(p, from: slot.start, to: slot.end, integerSyntax: slot.flag)
+    }
+
+    /// `-limit <= value <= limit`, compared exactly as Python compares an int or a float.
+    private static func isWithin(_ value: JSONNumber, _ limit: Int64) -> Bool {
+        switch value {
+        case .integer(let v): return v >= -limit && v <= limit
+        case .unsignedInteger: return false
+        case .double(let v): return v >= Double(-limit) && v <= Double(limit)
+        }
+    }
+
+    /// Calls `body` with a string value's decoded UTF-8: the line's own bytes when the string has
+    /// no escape, a decoded copy otherwise.
+    @inline(__always)
+    private func withDecodedString<R>(_ slot: ValueSlot, _ scanner: JSONLineScanner,
+                                      _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        if !slot.flag {
+            return body(UnsafeBufferPointer(start: scanner.p + slot.start, count: slot.end - slot.start))
+        }
+        return scanner.decodeString(start: slot.start, end: slot.end).withUnsafeBufferPointer(body)
+    }
+}

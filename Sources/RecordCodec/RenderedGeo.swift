@@ -1,0 +1,23 @@
+/// A fix's `geo` object written out once, all but its `age_ms` value: what ``Splice`` copies
+/// into every line the fix enriches (the fix itself and the events attached to it).
+public struct RenderedGeo: Sendable, Hashable {
+    /// `,"geo":{…,"age_ms":` then `,"h3":…}}`.
+    let bytes: [UInt8]
+    /// Where the `age_ms` value goes in ``bytes``.
+    let ageOffset: Int
+
+    /// Renders `geo`; its ``GeoFields/ageMilliseconds`` is ignored (each splice gives its own).
+    /// - Parameter geo: the fix's `geo` values.
+    /// - Complexity: O(1) but for the country and postal strings' lengths.
+    public init(_ geo: GeoFields) {
+        var ageOffset = 0
+        bytes = [UInt8](unsafeUninitializedCapacity: Splice.capacity(for: geo)) { buffer, initialized in
+            var writer = ByteWriter(buffer)
+            Splice.writeHead(geo, to: &writer)
+            ageOffset = writer.count
+            Splice.writeTail(geo, to: &writer)
+            initialized = writer.count
+        }
+        self.ageOffset = ageOffset
+    }
+}

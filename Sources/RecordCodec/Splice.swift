@@ -1,0 +1,124 @@
+/// Builds an enriched output line: the input line up to its closing `}`, then `,"geo":{…}}`.
+///
+/// Byte for byte what the peer writes: `raw.rstrip()[:-1] + b',"geo":' + orjson.dumps(g) + b"}"`,
+/// with `g`'s keys in the peer's `GEO_KEYS` order (`latitude`, `longitude`, `accuracy`,
+/// `fix_timestamp`, `age_ms`, `h3`, `country`, `postalcode`, `fsa`, `postal_distance_m`), absent
+/// keys left out, values written as orjson 3.8.3 writes the peer's Python values. Nothing of the
+/// input line is re-encoded; white space after the closing brace is dropped, as `rstrip()` drops it.
+///
+/// A fix's `geo` object is the same for every record it enriches but for `age_ms`: render it
+/// once as a ``RenderedGeo`` and splice that, rather than the ``GeoFields``, into each line.
+public enum Splice {
+    /// Appends the enriched line (without a line terminator) to `output`.
+    ///
+    /// - Parameters:
+    ///   - line: the input line as given to ``RecordParser/parse(_:)``.
+    ///   - closingBrace: the record's ``ParsedRecord/closingBraceOffset``.
+    ///   - geo: the values of the `geo` object.
+    ///   - output: the buffer to append to; reuse it across lines to avoid allocation.
+    /// - Precondition: `line[closingBrace]` is `}`.
+    /// - Complexity: O(line length).
+    public static func append(line: UnsafeBufferPointer<UInt8>, closingBrace: Int, geo: GeoFields,
+                              to output: inout [UInt8]) {
+        checkClosingBrace(line, closingBrace)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity(for: geo)) { buffer in
+            var writer = ByteWriter(buffer)
+            writeHead(geo, to: &writer)
+            OrjsonText.writeInteger(geo.ageMilliseconds, to: &writer)
+            writeTail(geo, to: &writer)
+            output.reserveCapacity(output.count + closingBrace + writer.count)
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<closingBrace]))
+            output.append(contentsOf: writer.written)
+        }
+    }
+
+    /// Appends the enriched line (without a line terminator) to `output`, from a `geo` object
+    /// rendered once for its fix.
+    ///
+    /// - Parameters:
+    ///   - line: the input line as given to ``RecordParser/parse(_:)``.
+    ///   - closingBrace: the record's ``ParsedRecord/closingBraceOffset``.
+    ///   - geo: the fix's rendered `geo` object.
+    ///   - ageMilliseconds: milliseconds from the fix to this record (0 on the fix itself).
+    ///   - output: the buffer to append to; reuse it across lines to avoid allocation.
+    /// - Precondition: `line[closingBrace]` is `}`.
+    /// - Complexity: O(line length).
+    public static func append(line: UnsafeBufferPointer<UInt8>, closingBrace: Int, geo: RenderedGeo,
+                              ageMilliseconds: Int64, to output: inout [UInt8]) {
+        checkClosingBrace(line, closingBrace)
+        output.reserveCapacity(output.count + closingBrace + geo.bytes.count + 20)
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<closingBrace]))
+        geo.bytes.withUnsafeBufferPointer { bytes in
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<geo.ageOffset]))
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+                var writer = ByteWriter(buffer)
+                OrjsonText.writeInteger(ageMilliseconds, to: &writer)
+                output.append(contentsOf: writer.written)
+            }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[geo.ageOffset...]))
+        }
+    }
+
+    /// The enriched line as a new array; see ``append(line:closingBrace:geo:to:)``.
+    /// - Parameters:
+    ///   - line: the input line.
+    ///   - closingBrace: the record's ``ParsedRecord/closingBraceOffset``.
+    ///   - geo: the values of the `geo` object.
+    /// - Returns: the output line, without a line terminator.
+    /// - Complexity: O(line length).
+    public static func enriched(line: [UInt8], closingBrace: Int, geo: GeoFields) -> [UInt8] {
+        var output: [UInt8] = []
+        line.withUnsafeBufferPointer { append(line: $0, closingBrace: closingBrace, geo: geo, to: &output) }
+        return output
+    }
+
+    // MARK: Rendering
+
+    @inline(__always)
+    private static func checkClosingBrace(_ line: UnsafeBufferPointer<UInt8>, _ closingBrace: Int) {
+        precondition(closingBrace >= 0 && closingBrace < line.count && line[closingBrace] == UInt8(ascii: "}"),
+                     "closingBrace must be the offset of the record's closing brace")
+    }
+
+    /// An upper bound of the `geo` text's length: fixed keys and numbers, and the strings at
+    /// six bytes per byte (`\u00xx`).
+    static func capacity(for geo: GeoFields) -> Int {
+        var strings = geo.country?.utf8.count ?? 0
+        if let postal = geo.postal { strings += postal.code.utf8.count + postal.fsa.utf8.count }
+        return 512 + 6 * strings
+    }
+
+    /// `,"geo":{"latitude":…,"longitude":…,"accuracy":…,"fix_timestamp":"…","age_ms":`
+    static func writeHead(_ geo: GeoFields, to w: inout ByteWriter) {
+        w.write(#","geo":{"latitude":"#)
+        OrjsonText.writeNumber(geo.latitude, to: &w)
+        w.write(#","longitude":"#)
+        OrjsonText.writeNumber(geo.longitude, to: &w)
+        if let accuracy = geo.accuracy {
+            w.write(#","accuracy":"#)
+            OrjsonText.writeNumber(accuracy, to: &w)
+        }
+        w.write(#","fix_timestamp":"#)
+        OrjsonText.writeISOTimestamp(milliseconds: geo.fixTimestamp, to: &w)
+        w.write(#","age_ms":"#)
+    }
+
+    /// `,"h3":"…","country":"…","postalcode":"…","fsa":"…","postal_distance_m":…}}`
+    static func writeTail(_ geo: GeoFields, to w: inout ByteWriter) {
+        w.write(#","h3":"#)
+        OrjsonText.writeHexString(geo.h3, to: &w)
+        if let country = geo.country {
+            w.write(#","country":"#)
+            OrjsonText.writeString(country, to: &w)
+        }
+        if let postal = geo.postal {
+            w.write(#","postalcode":"#)
+            OrjsonText.writeString(postal.code, to: &w)
+            w.write(#","fsa":"#)
+            OrjsonText.writeString(postal.fsa, to: &w)
+            w.write(#","postal_distance_m":"#)
+            OrjsonText.writeFloat(postal.distanceMetres, to: &w)
+        }
+        w.write("}}")
+    }
+}

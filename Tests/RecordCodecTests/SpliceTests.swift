@@ -1,0 +1,148 @@
+import Testing
+@testable import RecordCodec
+
+private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+/// What a writer function writes, as text.
+private func written(_ body: (inout ByteWriter) -> Void) -> String {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { buffer in
+        var writer = ByteWriter(buffer)
+        body(&writer)
+        return text(Array(writer.written))
+    }
+}
+
+private func float(_ value: Double) -> String { written { OrjsonText.writeFloat(value, to: &$0) } }
+
+@Suite("Splice")
+struct SpliceTests {
+    // MARK: The differential corpus
+
+    /// `splices.txt`: the output line the peer's `flush()` writes, byte for byte.
+    @Test("spliced lines match the peer's flush()")
+    func corpusSplices() throws {
+        var log = MismatchLog(fixture: "splices.txt")
+        var cases = 0
+        let parser = RecordParser()
+        for row in try CodecCorpus.rows("splices.txt") {
+            let f = row.fields
+            guard f.count == 13, let line = CodecCorpus.bytes(f[1]),
+                  let lat = CodecCorpus.number(f[2]), let lat, let lon = CodecCorpus.number(f[3]), let lon,
+                  let acc = CodecCorpus.number(f[4]), let fixTimestamp = Int64(f[5]), let age = Int64(f[6]),
+                  let h3 = UInt64(f[7], radix: 16), let expected = CodecCorpus.bytes(f[12])
+            else { log.malformed(row); continue }
+            var country: String?
+            if f[8] != "-" {
+                guard let c = CodecCorpus.bytes(f[8]) else { log.malformed(row); continue }
+                country = text(c)
+            }
+            var postal: PostalFields?
+            if f[9] != "-" {
+                guard let d = CodecCorpus.number(f[11]), case .double(let distance)? = d else { log.malformed(row); continue }
+                postal = PostalFields(code: String(f[9]), fsa: String(f[10]), distanceMetres: distance)
+            }
+            cases += 1
+            guard case .record(let record) = parser.parse(line) else {
+                log.record(row, "the line does not parse: \(show(line))")
+                continue
+            }
+            let geo = GeoFields(latitude: lat, longitude: lon, accuracy: acc, fixTimestamp: fixTimestamp,
+                                ageMilliseconds: age, h3: h3, country: country, postal: postal)
+            let actual = Splice.enriched(line: line, closingBrace: record.closingBraceOffset, geo: geo)
+            if actual != expected {
+                log.record(row, "\n  expected \(show(expected))\n  got      \(show(actual))")
+            }
+            // The same through a geo rendered once for its fix.
+            var viaRendered: [UInt8] = []
+            line.withUnsafeBufferPointer {
+                Splice.append(line: $0, closingBrace: record.closingBraceOffset, geo: RenderedGeo(geo),
+                              ageMilliseconds: age, to: &viaRendered)
+            }
+            if viaRendered != expected {
+                log.record(row, "RenderedGeo:\n  expected \(show(expected))\n  got      \(show(viaRendered))")
+            }
+        }
+        log.finish(cases: cases, atLeast: 300)
+    }
+
+    /// `floats.txt`: `orjson.dumps(x)` for doubles of every magnitude.
+    @Test("floats are written as orjson writes them")
+    func corpusFloats() throws {
+        var log = MismatchLog(fixture: "floats.txt")
+        var cases = 0
+        for row in try CodecCorpus.rows("floats.txt") {
+            guard row.fields.count == 3, let x = Double(row.fields[1]) else { log.malformed(row); continue }
+            cases += 1
+            let actual = float(x)
+            if actual != row.fields[2] { log.record(row, "\(row.fields[1]): expected \(row.fields[2]), got \(actual)") }
+        }
+        log.finish(cases: cases, atLeast: 1_000)
+    }
+
+    // MARK: Named cases
+
+    @Test("orjson's float layout differs from Python's repr", arguments: [
+        (1e-05, "0.00001"), (1e16, "1e16"), (12.0, "12.0"), (-0.0, "-0.0"), (0.0, "0.0"), (100.0, "100.0"),
+        (1.5e-07, "1.5e-7"), (1e15, "1000000000000000.0"), (1.2345e16, "1.2345e16"), (1e-4, "0.0001"),
+        (1e-6, "1e-6"), (2.5e-05, "0.000025"), (Double.leastNonzeroMagnitude, "5e-324"), (1.7976931348623157e308, "1.7976931348623157e308"),
+        (49.888171, "49.888171"), (-97.131112, "-97.131112"), (19.7, "19.7"), (9007199254740992.0, "9007199254740992.0"),
+        (123456789012345680.0, "1.2345678901234568e17"), (0.1, "0.1"), (1e100, "1e100"), (-1e-100, "-1e-100"),
+    ] as [(Double, String)])
+    func floatLayout(_ value: Double, _ expected: String) {
+        #expect(float(value) == expected)
+    }
+
+    @Test("fix_timestamp is the peer's iso(): milliseconds, Z, glibc's unpadded years")
+    func isoTimestamp() {
+        func iso(_ ms: Int64) -> String { written { OrjsonText.writeISOTimestamp(milliseconds: ms, to: &$0) } }
+        #expect(iso(1_764_237_600_000) == #""2025-11-27T10:00:00.000Z""#)
+        #expect(iso(1_764_237_600_123) == #""2025-11-27T10:00:00.123Z""#)
+        #expect(iso(0) == #""1970-01-01T00:00:00.000Z""#)
+        #expect(iso(-1) == #""1969-12-31T23:59:59.999Z""#)
+        #expect(iso(-999) == #""1969-12-31T23:59:59.001Z""#)
+        #expect(iso(-1001) == #""1969-12-31T23:59:58.999Z""#)
+        #expect(iso(-30_610_224_000_000) == #""1000-01-01T00:00:00.000Z""#)
+        #expect(iso(-62_135_596_800_000) == #""1-01-01T00:00:00.000Z""#)
+        #expect(iso(-62_104_060_799_995) == #""2-01-01T00:00:00.005Z""#)
+        #expect(iso(253_402_300_799_999) == #""9999-12-31T23:59:59.999Z""#)
+        #expect(iso(951_782_400_000) == #""2000-02-29T00:00:00.000Z""#)
+        // Beyond Python's range (where the peer stops): the calendar continues.
+        #expect(iso(253_402_300_800_000) == #""10000-01-01T00:00:00.000Z""#)
+        #expect(iso(-62_135_596_800_001) == #""0-12-31T23:59:59.999Z""#)
+        _ = iso(Int64.max)
+        _ = iso(Int64.min)
+    }
+
+    @Test("the contract's example line")
+    func contractExample() {
+        let line = Array(#"{"type":"track","session_id":"s-42","timestamp":"2025-11-27T10:00:12.000Z","event_name":"AddToCart"}"#.utf8)
+        let geo = GeoFields(latitude: .double(49.888171), longitude: .double(-97.131112), accuracy: .double(12.5),
+                            fixTimestamp: 1_764_237_600_000, ageMilliseconds: 12_000, h3: 0x8f27_1c97_3aa4_594,
+                            country: "CA", postal: PostalFields(code: "R3C 4L9", fsa: "R3C", distanceMetres: 19.7))
+        let expected = #"{"type":"track","session_id":"s-42","timestamp":"2025-11-27T10:00:12.000Z","event_name":"AddToCart","geo":{"latitude":49.888171,"longitude":-97.131112,"accuracy":12.5,"fix_timestamp":"2025-11-27T10:00:00.000Z","age_ms":12000,"h3":"8f271c973aa4594","country":"CA","postalcode":"R3C 4L9","fsa":"R3C","postal_distance_m":19.7}}"#
+        #expect(text(Splice.enriched(line: line, closingBrace: line.count - 1, geo: geo)) == expected)
+    }
+
+    @Test("optional keys are left out; integers stay integers; trailing white space is dropped")
+    func optionalKeys() {
+        let line = Array(#"{"session_id":"s","timestamp":1 }  "#.utf8)
+        let geo = GeoFields(latitude: .integer(45), longitude: .integer(-0), accuracy: nil, fixTimestamp: 0,
+                            ageMilliseconds: 0, h3: 0x8f2b_a108_2fff_fff, country: nil, postal: nil)
+        let out = text(Splice.enriched(line: line, closingBrace: 32, geo: geo))
+        #expect(out == #"{"session_id":"s","timestamp":1 ,"geo":{"latitude":45,"longitude":0,"fix_timestamp":"1970-01-01T00:00:00.000Z","age_ms":0,"h3":"8f2ba1082ffffff"}}"#)
+        let big = GeoFields(latitude: .double(-0.0), longitude: .double(1e-7), accuracy: .unsignedInteger(.max),
+                            fixTimestamp: 0, ageMilliseconds: 59_999, h3: 0, country: "\"\\\u{1}é", postal: nil)
+        let out2 = text(Splice.enriched(line: line, closingBrace: 32, geo: big))
+        #expect(out2.hasSuffix(#","geo":{"latitude":-0.0,"longitude":1e-7,"accuracy":18446744073709551615,"fix_timestamp":"1970-01-01T00:00:00.000Z","age_ms":59999,"h3":"0","country":"\"\\\u0001é"}}"#))
+    }
+
+    @Test("appending reuses the caller's buffer")
+    func appendToBuffer() {
+        let line = Array(#"{"session_id":"s","timestamp":1}"#.utf8)
+        let geo = GeoFields(latitude: .double(1.5), longitude: .double(2.5), accuracy: .double(3), fixTimestamp: 0,
+                            ageMilliseconds: 0, h3: 0xabc, country: nil, postal: nil)
+        var buffer: [UInt8] = Array("previous\n".utf8)
+        line.withUnsafeBufferPointer { Splice.append(line: $0, closingBrace: line.count - 1, geo: geo, to: &buffer) }
+        #expect(text(buffer) == "previous\n" + #"{"session_id":"s","timestamp":1,"geo":{"latitude":1.5,"longitude":2.5,"accuracy":3.0,"fix_timestamp":"1970-01-01T00:00:00.000Z","age_ms":0,"h3":"abc"}}"#)
+    }
+}
