@@ -1,21 +1,27 @@
 # geo-enrich developer tasks.
 #
-# make bench   run the H3 and lookup benchmarks and their anchors (h3-py, the reference peer, the
-#              CLI's start-up and memory) in one session, then write benchmarks/RESULTS.md
-#              (needs python3 with h3==4.5.0 and the peer's set-up, /work/shared/bench/setup_peer.sh;
+# make bench   run the H3, lookup and engine benchmarks and their anchors (h3-py, the reference
+#              peer, the CLI's start-up and memory) in one session, then write benchmarks/RESULTS.md
+#              (needs python3 with h3==4.5.0 and the peer's set-up, ../shared/bench/setup_peer.sh;
 #              the first run builds package-benchmark, minutes)
 
 SWIFT  ?= swift
 PYTHON ?= python3
+# the stream generator of the engine benchmarks (the issue's "realistic stream")
+GEN_STREAM ?= ../shared/bench/gen_stream.py
 
 BENCH_DIR := benchmarks
 BENCH_OUT := $(BENCH_DIR)/output
 
 # package-benchmark's JMH export is the machine-readable one render_results.py reads; it is
 # written as Current_run.jmh.json under --path (a path relative to the directory make runs in).
-# One run of both targets writes one export.
+# One run of all targets writes one export.
 BENCH_SWIFT := $(SWIFT) package --package-path $(BENCH_DIR) --allow-writing-to-package-directory \
-	benchmark run --target H3Benchmarks --target LookupBenchmarks --format jmh --path $(BENCH_OUT) --no-progress
+	benchmark run --target H3Benchmarks --target LookupBenchmarks --target EngineBenchmarks \
+	--format jmh --path $(BENCH_OUT) --no-progress
+# the engine benchmarks parse this stream in their set-up (generated here, once, outside any benchmark)
+BENCH_STREAM_FILE := $(BENCH_OUT)/engine_stream.ndjson
+BENCH_STREAM := $(PYTHON) $(GEN_STREAM) 1000000 > $(BENCH_STREAM_FILE)
 BENCH_ANCHOR := $(PYTHON) $(BENCH_DIR)/anchors/h3py_anchor.py --output $(BENCH_OUT)/h3py_anchor.json
 BENCH_PEER := $(PYTHON) $(BENCH_DIR)/anchors/lookup_peer_anchor.py --output $(BENCH_OUT)/lookup_peer_anchor.json
 # the start-up and memory figures are the release CLI's: build it first, so they measure this tree
@@ -27,6 +33,7 @@ bench:
 	rm -rf $(BENCH_OUT)
 	mkdir -p $(BENCH_OUT)
 	$(BENCH_CLI)
+	$(BENCH_STREAM)
 	cat /proc/loadavg > $(BENCH_OUT)/loadavg-before.txt
 	$(BENCH_SWIFT)
 	test -s $(BENCH_OUT)/Current_run.jmh.json
@@ -36,7 +43,7 @@ bench:
 	$(PYTHON) $(BENCH_DIR)/render_results.py \
 		--jmh $(BENCH_OUT)/Current_run.jmh.json --anchor $(BENCH_OUT)/h3py_anchor.json \
 		--lookup-anchor $(BENCH_OUT)/lookup_peer_anchor.json --startup $(BENCH_OUT)/lookup_startup.json \
-		--loadavg $(BENCH_OUT)/loadavg-before.txt \
-		--command '$(BENCH_CLI)' --command '$(BENCH_SWIFT)' --command '$(BENCH_ANCHOR)' \
+		--stream $(BENCH_STREAM_FILE) --loadavg $(BENCH_OUT)/loadavg-before.txt \
+		--command '$(BENCH_CLI)' --command '$(BENCH_STREAM)' --command '$(BENCH_SWIFT)' --command '$(BENCH_ANCHOR)' \
 		--command '$(BENCH_PEER)' --command '$(BENCH_STARTUP)' \
 		--output $(BENCH_DIR)/RESULTS.md

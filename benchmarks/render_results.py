@@ -1,19 +1,21 @@
 #!/usr/bin/env python3
 """Write benchmarks/RESULTS.md from one `make bench` run.
 
-Reads package-benchmark's JMH export (`--format jmh`, both targets: H3Benchmarks and
-LookupBenchmarks) and the anchors' JSON, and writes a Markdown report: the machine, date, commit
+Reads package-benchmark's JMH export (`--format jmh`, all targets: H3Benchmarks, LookupBenchmarks
+and EngineBenchmarks) and the anchors' JSON, and writes a Markdown report: the machine, date, commit
 and commands; for H3, the per-operation medians of every benchmark, the ratio of ours to h3-py
 measured in the same run, and the reference figures the issue published (labelled as such, since
 they were not measured here); for the lookup, the per-lookup medians, the ratio to the reference
 peer measured in the same run, the CLI's start-up, memory and throughput, and a verdict against
-each of the issue's targets.
+each of the issue's targets; for the engine, the per-fix and per-event figures on the generated
+stream, its memory, and a verdict against each of its issue's targets.
 
 Usage (as the Makefile runs it):
     python3 benchmarks/render_results.py --jmh benchmarks/output/Current_run.jmh.json \
         --anchor benchmarks/output/h3py_anchor.json \
         --lookup-anchor benchmarks/output/lookup_peer_anchor.json \
-        --startup benchmarks/output/lookup_startup.json --command '...' --output benchmarks/RESULTS.md
+        --startup benchmarks/output/lookup_startup.json \
+        --stream benchmarks/output/engine_stream.ndjson --command '...' --output benchmarks/RESULTS.md
 """
 import argparse
 import datetime
@@ -25,8 +27,10 @@ import subprocess
 import sys
 
 # Operations per measured iteration: BenchmarkInputs.scalingFactor (.kilo) in
-# Benchmarks/H3Benchmarks/BenchmarkInputs.swift and LookupInputs.scalingFactor in
-# Benchmarks/LookupBenchmarks/LookupInputs.swift. The JMH export is per iteration, not scaled.
+# Benchmarks/H3Benchmarks/BenchmarkInputs.swift, LookupInputs.scalingFactor in
+# Benchmarks/LookupBenchmarks/LookupInputs.swift and EngineInputs.scalingFactor in
+# Benchmarks/EngineBenchmarks/EngineInputs.swift (all but the engine's memory benchmarks, which
+# are not timed). The JMH export is per iteration, not scaled.
 OPERATIONS_PER_ITERATION = 1_000
 
 # Inputs per set: BenchmarkInputs.count and LookupInputs.count.
@@ -34,6 +38,7 @@ INPUT_COUNT = 1_000_000
 
 H3_TARGET = "H3Benchmarks"
 LOOKUP_TARGET = "LookupBenchmarks"
+ENGINE_TARGET = "EngineBenchmarks"
 
 JMH_PREFIX = "package.benchmark."
 
@@ -70,12 +75,43 @@ PUBLISHED = [
 ]
 
 
+# The engine's stream benchmarks in report order (EngineBenchmarks.swift names them), with what one
+# operation is and the custom metric each records (read for that benchmark only: see
+# load_benchmarks); and its memory benchmarks.
+ENGINE_ORDER = (
+    ("engine ingest, decision only", "fix", "accepted fixes"),
+    ("engine ingest with enrichment", "fix", "accepted fixes"),
+    ("engine attach", "event", "located events"),
+    ("engine ingest and attach, stream order", "record", None),
+    ("LocationEngine ingest", "fix", "accepted fixes"),
+)
+ENGINE_LIVE = "engine memory, 1M live sessions"
+ENGINE_LIVE_LONG_IDS = "engine memory, 1M live sessions, 27-character ids"
+ENGINE_ENDLESS = "engine memory, endless short sessions"
+ENGINE_LIVE_SESSIONS = 1_000_000
+# EngineBenchmarks' endless run: sessions in its warm-up, then sampled (MemoryInputs).
+ENGINE_ENDLESS_WARMUP = 1_000_000
+ENGINE_ENDLESS_MEASURED = 4_000_000
+ENGINE_ENDLESS_SAMPLE = 250_000
+
+# The issue "The enrichment engine as a library": fixes per second per core with the enrichment of
+# the accepted ones, and for the decision alone; attach time; memory for a million live sessions;
+# and memory flat on an endless stream of short sessions (here: the spread of the resident samples
+# after the first million sessions at most this share of their largest).
+ENGINE_ENRICHED_PER_SECOND = 3_000_000
+ENGINE_DECISION_PER_SECOND = 20_000_000
+ENGINE_ATTACH_NS = 50
+ENGINE_LIVE_BYTES = 256_000_000
+ENGINE_FLAT_SPREAD = 0.05
+
+
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jmh", required=True, help="package-benchmark's --format jmh export")
     parser.add_argument("--anchor", required=True, help="the JSON written by anchors/h3py_anchor.py")
     parser.add_argument("--lookup-anchor", help="the JSON written by anchors/lookup_peer_anchor.py")
     parser.add_argument("--startup", help="the JSON written by anchors/lookup_startup.py")
+    parser.add_argument("--stream", help="the engine benchmarks' generated stream (NDJSON), to count its records")
     parser.add_argument("--command", action="append", default=[], help="a command the run used (repeatable)")
     parser.add_argument("--loadavg", help="a copy of /proc/loadavg taken before the run")
     parser.add_argument("--output", required=True, help="the Markdown file to write")
@@ -151,6 +187,11 @@ def load_benchmarks(path):
         name = name.replace("_", " ")
         wall = metric(element, "wall clock")
         mallocs = metric(element, "malloc (total)")
+        # package-benchmark's JMH export carries a metric a benchmark did not record over from
+        # the benchmark exported before it, so custom metrics are read only where they are made
+        custom = {name: value["scorePercentiles"] | {"mean": value["score"]}
+                  for name, value in element.get("secondaryMetrics", {}).items()
+                  if name not in ("Time (wall clock)", "Malloc (total)")}
         if wall is None:
             sys.exit(f"{path}: {key} has no wall-clock metric")
         # wall clock is exported in µs per iteration: µs × 1000 / operations = ns per operation
@@ -160,6 +201,8 @@ def load_benchmarks(path):
             "target": target,
             "p50": wall["scorePercentiles"]["50.0"] * per_op,
             "p90": wall["scorePercentiles"]["90.0"] * per_op,
+            "mean": wall["score"] * per_op,
+            "custom": custom,
             "throughput": element["primaryMetric"]["scorePercentiles"]["50.0"] * OPERATIONS_PER_ITERATION,
             "mallocs_p50": mallocs["scorePercentiles"]["50.0"] / OPERATIONS_PER_ITERATION if mallocs else None,
             "mallocs_max": mallocs["scorePercentiles"]["100.0"] / OPERATIONS_PER_ITERATION if mallocs else None,
@@ -170,6 +213,10 @@ def load_benchmarks(path):
 
 
 def order(row):
+    if row["target"] == ENGINE_TARGET:
+        names = [name for name, _, _ in ENGINE_ORDER] + [ENGINE_LIVE, ENGINE_LIVE_LONG_IDS, ENGINE_ENDLESS]
+        rank = names.index(row["name"]) if row["name"] in names else len(names)
+        return (2, rank, False, [], row["name"])
     if row["target"] == LOOKUP_TARGET:
         rank = LOOKUP_ORDER.index(row["name"]) if row["name"] in LOOKUP_ORDER else len(LOOKUP_ORDER)
         return (1, rank, False, [], row["name"])
@@ -199,6 +246,7 @@ def render(args):
     all_rows = load_benchmarks(args.jmh)
     rows = [row for row in all_rows if row["target"] == H3_TARGET]
     lookup_rows = [row for row in all_rows if row["target"] == LOOKUP_TARGET]
+    engine_rows = [row for row in all_rows if row["target"] == ENGINE_TARGET]
     anchor = load_json(args.anchor)
     peer = load_json(args.lookup_anchor)
     startup = load_json(args.startup)
@@ -285,6 +333,8 @@ def render(args):
 
     if lookup_rows or peer or startup:
         render_lookup(w, lookup_rows, peer, startup)
+    if engine_rows:
+        render_engine(w, engine_rows, count_stream(args.stream))
     return "\n".join(out)
 
 
@@ -435,6 +485,152 @@ def render_lookup(w, rows, peer, startup):
     else:
         w("Not measured (no --startup).")
     w("")
+
+
+def count_stream(path):
+    """Lines and fixes of the generated stream, or None without one."""
+    if not path or not os.path.exists(path):
+        return None
+    lines = fixes = 0
+    with open(path, "rb") as f:
+        for line in f:
+            if line.strip():
+                lines += 1
+                fixes += b'"type":"location"' in line
+    return {"lines": lines, "fixes": fixes, "events": lines - fixes}
+
+
+def render_engine(w, rows, stream):
+    """The Engine section: targets, the stream benchmarks, and memory."""
+    by_name = {row["name"]: row for row in rows}
+    w("## Engine (decisions, enrichment, attach, memory)")
+    w("")
+    w("The issue \"The enrichment engine as a library\" sets the targets, on pre-parsed fixes of a realistic "
+      "stream (`gen_stream.py 1000000`, about 30 % of fixes accepted), per core: at least "
+      f"{ENGINE_ENRICHED_PER_SECOND / 1e6:g} million fixes per second with the enrichment of the accepted ones, "
+      f"and at least {ENGINE_DECISION_PER_SECOND / 1e6:g} million for the decision alone "
+      f"({1e9 / ENGINE_ENRICHED_PER_SECOND:.0f} and {1e9 / ENGINE_DECISION_PER_SECOND:.0f} ns a fix); attaching a "
+      f"location to an event in under {ENGINE_ATTACH_NS} ns; one million live sessions in at most "
+      f"{ENGINE_LIVE_BYTES / 1e6:g} MB; memory flat on an endless stream of short sessions.")
+    w("")
+    w("Rates are *sustained*: a fix's mean time over all iterations, inverted. Iterations differ by what the "
+      "stream brings (a lap's first seconds, when every session is new; the sweep that evicts quiet sessions "
+      "once per minute of stream time), so the median alone would flatter a stream's rate.")
+    w("")
+
+    w("### Against the targets")
+    w("")
+    w("| Target | Measured | Verdict |")
+    w("|---|---|---|")
+    for name, label, target in (
+            ("engine ingest with enrichment", "with the enrichment of the accepted fixes", ENGINE_ENRICHED_PER_SECOND),
+            ("engine ingest, decision only", "the decision alone", ENGINE_DECISION_PER_SECOND)):
+        row = by_name.get(name)
+        head = f"≥ {target / 1e6:g} M fixes/s per core, {label}"
+        if row is None:
+            w(f"| {head} | not run | – |")
+            continue
+        rate = 1e9 / row["mean"]
+        verdict = "met" if rate >= target else f"**missed**: {rate / target:.2f} × the target"
+        w(f"| {head} | {rate / 1e6:,.1f} M/s (mean {ns(row['mean'])} ns a fix; p50 {ns(row['p50'])} ns) | {verdict} |")
+    row = by_name.get("engine attach")
+    if row is None:
+        w(f"| Attach under {ENGINE_ATTACH_NS} ns | not run | – |")
+    else:
+        verdict = "met" if row["mean"] < ENGINE_ATTACH_NS else "**missed**"
+        w(f"| Attach under {ENGINE_ATTACH_NS} ns | mean {ns(row['mean'])} ns an event (p50 {ns(row['p50'])} ns, "
+          f"p90 {ns(row['p90'])} ns) | {verdict} |")
+    live = by_name.get(ENGINE_LIVE)
+    if live is None:
+        w(f"| 1 M live sessions in ≤ {ENGINE_LIVE_BYTES / 1e6:g} MB | not run | – |")
+    else:
+        resident = live["custom"]["resident bytes"]["100.0"]
+        sessions = live["custom"]["live sessions"]["100.0"]
+        long_ids = by_name.get(ENGINE_LIVE_LONG_IDS)
+        extra = ""
+        met = resident <= ENGINE_LIVE_BYTES and sessions == ENGINE_LIVE_SESSIONS
+        if long_ids:
+            long_resident = long_ids["custom"]["resident bytes"]["100.0"]
+            extra = f"; with 27-character ids {megabytes(long_resident)}"
+            met = met and long_resident <= ENGINE_LIVE_BYTES
+        w(f"| 1 M live sessions in ≤ {ENGINE_LIVE_BYTES / 1e6:g} MB | {megabytes(resident)} resident "
+          f"({resident / sessions:,.0f} bytes a session){extra} | {'met' if met else '**missed**'} |")
+    endless = by_name.get(ENGINE_ENDLESS)
+    if endless is None:
+        w("| Memory flat on an endless stream of short sessions | not run | – |")
+    else:
+        low, high = endless["custom"]["resident bytes"]["0.0"], endless["custom"]["resident bytes"]["100.0"]
+        live_low, live_high = endless["custom"]["live sessions"]["0.0"], endless["custom"]["live sessions"]["100.0"]
+        met = high - low <= ENGINE_FLAT_SPREAD * high
+        w(f"| Memory flat on an endless stream of short sessions | {megabytes(low)} to {megabytes(high)} resident "
+          f"over {ENGINE_ENDLESS_MEASURED / 1e6:g} M sessions after the first million, {live_low:,.0f} to "
+          f"{live_high:,.0f} live | {'met' if met else '**missed**'} |")
+    w("")
+
+    w("### The stream, in process (EnrichEngine, package-benchmark, release build)")
+    w("")
+    counts = ""
+    if stream:
+        counts = (f" ({stream['lines']:,} lines: {stream['fixes']:,} fixes and {stream['events']:,} events, "
+                  "from the generator's default 2,000 sessions)")
+    w("`gen_stream.py 1000000` is written to `benchmarks/output/` before the run" + counts + " and parsed in each "
+      "benchmark's set-up (Foundation's JSONSerialization; fixes validated into `Fix` values). A benchmark feeds it "
+      "in stream order, 1,000 operations (fixes, events or records) per iteration, lap after lap, each lap moved "
+      "later in time so that the engine sees one endless time-ordered stream; set-up runs one whole lap first, so "
+      "these are a long-running ingester's figures. One thread, so per core. *Decision only* is `SessionTable` "
+      "with an enricher that returns one fixed answer (the contract example's H3 cell, country and postal code): "
+      "the rules, the session table and recording the accepted fixes. *With enrichment* is the standard enricher "
+      "over `data/` (H3 cell, country, postal code for each accepted fix). *Attach* takes the next 1,000 events "
+      "of the stream; the fixes among them are ingested before measurement and only the attach calls are timed "
+      "(set-up checks that every event then gets the answer it gets in stream order, as contract rule 4 says it "
+      "must). *Stream order* interleaves fixes and events as they come, per record. *LocationEngine* is the "
+      "sharded, locked facade (64 shards) from one thread, with the fixed-answer enricher.")
+    w("")
+    w("| Benchmark | mean ns/op | p50 ns/op | p90 ns/op | M op/s sustained | op | accepted or located | "
+      "mallocs/op p50 | mallocs/op max | iterations |")
+    w("|---|---:|---:|---:|---:|---|---:|---:|---:|---:|")
+    for name, unit, counted in ENGINE_ORDER:
+        row = by_name.get(name)
+        if row is None:
+            w(f"| {name} | not run | | | | {unit} | | | | |")
+            continue
+        share = "–"
+        if counted and counted in row["custom"]:
+            share = f"{row['custom'][counted]['mean'] / OPERATIONS_PER_ITERATION * 100:.1f} %"
+        w(f"| {name} | {ns(row['mean'])} | {ns(row['p50'])} | {ns(row['p90'])} | {1e3 / row['mean']:,.1f} | {unit} | "
+          f"{share} | {count(row['mallocs_p50'])} | {count(row['mallocs_max'])} | {row['iterations']:,} |")
+    w("")
+
+    w("### Memory")
+    w("")
+    w("Resident memory (`/proc/self/statm`) above what the process held before the table was made, with the "
+      "high-water mark (`VmHWM`, reset first) while filling. *1M live sessions*: a new table given one "
+      f"accepted fix for each of {ENGINE_LIVE_SESSIONS:,} new sessions within 50 s of stream time (less than an "
+      "expiry, so nothing is evicted); ids `s-0000042`, short enough for Swift to keep inside the `String`, or in "
+      "the clickstream SDK's 27-character form `0E6614B7-20251127-000000042`, a heap allocation each (counted with "
+      "the 16-byte header that the malloc interposer linked into benchmark executables adds). *Endless*: one new "
+      f"session a millisecond of stream time, one fix each; after {ENGINE_ENDLESS_WARMUP / 1e6:g} M sessions of "
+      f"warm-up, resident memory and live sessions sampled every {ENGINE_ENDLESS_SAMPLE:,} sessions over "
+      f"{ENGINE_ENDLESS_MEASURED / 1e6:g} M more.")
+    w("")
+    w("| Benchmark | resident | bytes a session | peak while filling | live sessions |")
+    w("|---|---:|---:|---:|---:|")
+    for name in (ENGINE_LIVE, ENGINE_LIVE_LONG_IDS):
+        row = by_name.get(name)
+        if row is None:
+            continue
+        c = row["custom"]
+        resident, sessions = c["resident bytes"]["100.0"], c["live sessions"]["100.0"]
+        w(f"| {name} | {megabytes(resident)} | {resident / sessions:,.0f} | {megabytes(c['peak resident bytes']['100.0'])} "
+          f"| {sessions:,.0f} |")
+    row = by_name.get(ENGINE_ENDLESS)
+    if row is not None:
+        c = row["custom"]
+        w(f"| {ENGINE_ENDLESS} | {megabytes(c['resident bytes']['0.0'])} to {megabytes(c['resident bytes']['100.0'])} | – | "
+          f"{megabytes(c['peak resident bytes']['100.0'])} | {c['live sessions']['0.0']:,.0f} to "
+          f"{c['live sessions']['100.0']:,.0f} |")
+    w("")
+
 
 
 def main():

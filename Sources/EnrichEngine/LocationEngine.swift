@@ -16,14 +16,17 @@ import Synchronization
 /// ```
 public final class LocationEngine<Enricher: FixEnricher>: Sendable {
     /// One shard: a session table and its enricher behind a mutex.
-    private final class Shard: Sendable {
-        let table: Mutex<SessionTable<Enricher>>
+    @usableFromInline
+    final class Shard: Sendable {
+        @usableFromInline let table: Mutex<SessionTable<Enricher>>
         init(_ table: sending SessionTable<Enricher>) { self.table = Mutex(table) }
     }
 
     public let configuration: EngineConfiguration
-    private let shards: [Shard]
-    private let mask: Int
+    // internal and usable from inlinable code, so that `ingest` and `attach` are specialised for
+    // the caller's enricher in the caller's module (see ``SessionTable``)
+    @usableFromInline let shards: [Shard]
+    @usableFromInline let mask: Int
 
     /// - Parameters:
     ///   - configuration: the rules' parameters.
@@ -40,18 +43,21 @@ public final class LocationEngine<Enricher: FixEnricher>: Sendable {
         mask = n - 1
     }
 
-    @inline(__always) private func shard(_ session: SessionID) -> Shard {
+    @inlinable @inline(__always)
+    func shard(_ session: SessionID) -> Shard {
         shards[Int(truncatingIfNeeded: session.stableHash >> 32) & mask]
     }
 
     /// Decides on a fix (contract rules 1–3, 7) and enriches it when accepted (rule 5).
     ///
     /// - Complexity: O(1) amortised; an accepted fix costs its enrichment (about a microsecond).
+    @inlinable
     public func ingest(_ fix: Fix, session: SessionID, consent: Consent? = nil) -> FixDecision {
         shard(session).table.withLock { $0.ingest(fix, session: session, consent: consent) }
     }
 
     /// The location to attach to an event of `session` at `time` (rule 4), or `nil`.
+    @inlinable
     public func attach(session: SessionID, at time: Timestamp, consent: Consent? = nil) -> Attachment? {
         shard(session).table.withLock { $0.attach(session: session, at: time, consent: consent) }
     }

@@ -75,12 +75,18 @@ struct ModelTests {
 
     /// Sessions wandering around a few points, steps near the 100 m threshold, consent changes,
     /// gaps longer than the expiry, and (unless `ordered`) out-of-order records.
-    static func stream(seed: UInt64, count: Int, ordered: Bool) -> [Record] {
+    ///
+    /// - Parameter sessionCount: 12 by default; thousands make the table's index grow, collide
+    ///   and shift entries back on opt-outs and evictions.
+    static func stream(seed: UInt64, count: Int, ordered: Bool, sessions sessionCount: Int = 12) -> [Record] {
         var rng = SplitMix64(seed: seed)
         var records: [Record] = []
-        let sessions = (0..<12).map { SessionID("s-\($0)")! }
+        let sessions = (0..<sessionCount).map { SessionID("s-\($0)")! }
         var clock = [Int64](repeating: 1_764_237_600_000, count: sessions.count)
-        var position = (0..<sessions.count).map { i in (Double([0.0, 45.0, 69.0, -33.9][i % 4]), Double(i) * 0.5 - 3) }
+        var position = (0..<sessions.count).map { i in
+            let lng = (Double(i) * 0.5 - 3).truncatingRemainder(dividingBy: 360)
+            return (Double([0.0, 45.0, 69.0, -33.9][i % 4]), lng > 180 ? lng - 360 : lng)
+        }
         for _ in 0..<count {
             let i = Int(rng.next() % UInt64(sessions.count))
             var gap = Int64([0, 500, 1_000, 5_000, 20_000, 59_999, 60_000][Int(rng.next() % 7)])
@@ -94,7 +100,7 @@ struct ModelTests {
                 let bearing = Double(rng.next() % 360) * .pi / 180
                 let lat = position[i].0 + metres / 111_000 * cosine(bearing)
                 let lng = position[i].1 + metres / (111_000 * max(cosine(lat * .pi / 180), 0.1)) * sine(bearing)
-                position[i] = (min(max(lat, -89), 89), lng > 180 ? lng - 360 : lng)
+                position[i] = (min(max(lat, -89), 89), lng > 180 ? lng - 360 : lng < -180 ? lng + 360 : lng)
                 let acc: Double? = rng.next() % 3 == 0 ? nil : Double(rng.next() % 200)
                 let f = try! Fix(latitude: position[i].0, longitude: position[i].1, accuracy: acc,
                                  timestamp: Timestamp(milliseconds: clock[i]))
@@ -138,6 +144,28 @@ struct ModelTests {
         if c.maxAccuracy != nil { #expect(seen["accuracy", default: 0] >= 50) }
     }
 
+    @Test("identical decisions and attachments with thousands of sessions", arguments: [10, 11] as [UInt64])
+    func manySessions(seed: UInt64) {
+        var c = EngineConfiguration()
+        c.evictAfter = Int64.max / 4  // out-of-order records: no eviction
+        var table = SessionTable(configuration: c, enricher: H3OnlyEnricher())
+        var reference = Reference(configuration: c)
+        var mismatches = 0
+        var peak = 0
+        for (n, r) in Self.stream(seed: seed, count: 60_000, ordered: false, sessions: 3_000).enumerated() {
+            let got = Self.outcome(&table, r)
+            let want = reference.run(r)
+            if got != want {
+                mismatches += 1
+                if mismatches <= 10 { Issue.record("record \(n) \(r.session) t=\(r.time): engine \(got), reference \(want)") }
+            }
+            peak = max(peak, table.liveSessions)
+        }
+        #expect(mismatches == 0)
+        #expect(peak > 2_000)  // the index grew well past its first sizes
+        #expect(table.liveSessions == reference.history.count(where: { !$0.value.isEmpty }))
+    }
+
     @Test("eviction never changes the output of a time-ordered stream", arguments: [7, 8, 9] as [UInt64])
     func eviction(seed: UInt64) {
         var keep = EngineConfiguration()
@@ -152,5 +180,28 @@ struct ModelTests {
             previous = evicting.liveSessions
         }
         #expect(evictions > 0)  // the stream's long gaps did make the sweep evict
+    }
+
+    @Test("eviction never changes the output with thousands of sessions, a few or many at a time",
+          arguments: [12, 13] as [UInt64])
+    func evictionManySessions(seed: UInt64) {
+        var keep = EngineConfiguration()
+        keep.evictAfter = Int64.max / 4
+        var evicting = SessionTable(configuration: EngineConfiguration(), enricher: H3OnlyEnricher())
+        var keeping = SessionTable(configuration: keep, enricher: H3OnlyEnricher())
+        var mismatches = 0
+        var fewAtATime = 0, manyAtATime = 0
+        var previous = 0
+        for r in Self.stream(seed: seed, count: 60_000, ordered: true, sessions: 2_000) {
+            if Self.outcome(&evicting, r) != Self.outcome(&keeping, r) { mismatches += 1 }
+            let evicted = previous - evicting.liveSessions
+            // the sweep removes up to 1/8 of the sessions one by one, more in bulk
+            if evicted > 1 && 8 * evicted <= previous { fewAtATime += 1 }
+            if evicted > 1 && 8 * evicted > previous { manyAtATime += 1 }
+            previous = evicting.liveSessions
+        }
+        #expect(mismatches == 0)
+        #expect(fewAtATime > 0)
+        #expect(manyAtATime > 0)
     }
 }

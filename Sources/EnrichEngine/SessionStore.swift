@@ -1,0 +1,195 @@
+/// Everything of ``SessionTable`` but its enricher: the sessions' states and the rules over them
+/// (consent, accuracy, staleness, the distance filter, attachment, eviction).
+///
+/// Split from the generic table so that this, the bulk of the work, is compiled and optimised
+/// once, here, whatever the enricher; the table's own inlinable methods are a few lines that the
+/// caller's module specialises for its enricher (an unspecialised generic method reaches every
+/// stored property through type metadata and every value through witness tables).
+///
+/// Storage, for n live sessions: a dense array of n ``SessionState``s (112 bytes each), a
+/// ``SessionIndex`` of 8-byte slots at most 3/4 full, and a shared ``FixHistory`` of the older
+/// fixes that sessions keep for late events. A decision reads the state in place.
+@usableFromInline
+struct SessionStore {
+    @usableFromInline let configuration: EngineConfiguration
+    private var index = SessionIndex()
+    private var states: [SessionState] = []
+    private var history = FixHistory()
+    /// Sessions opted out (or `notSet` under the deny policy): kept until they opt in.
+    private var optedOut: Set<SessionID> = []
+    /// The newest timestamp seen, and where the last eviction sweep stood.
+    private var watermark = Int64.min
+    private var lastSweep = Int64.min
+
+    @usableFromInline
+    init(configuration: EngineConfiguration) {
+        self.configuration = configuration
+    }
+
+    @usableFromInline var liveSessions: Int { states.count }
+    @usableFromInline var optedOutSessions: Int { optedOut.count }
+
+    /// What the store has allocated: room for states, index slots, and fix pool nodes (in use or
+    /// free); for checking that memory follows the live sessions down.
+    var allocated: (states: Int, indexSlots: Int, historyNodes: Int) {
+        (states.capacity, index.capacity, history.allocatedNodes)
+    }
+
+    /// What ``decide(_:session:consent:)`` found, for ``record(_:session:_:)`` to act on without
+    /// looking the session up again.
+    @usableFromInline
+    enum Decision {
+        /// The fix is rejected.
+        case rejected(RejectReason)
+        /// The fix is accepted for the session whose state is at `entry`.
+        case update(entry: Int)
+        /// The fix is accepted for a session without state; it goes in the empty `slot`.
+        case insert(slot: Int)
+    }
+
+    /// Applies a record's consent (contract rule 7).
+    @usableFromInline
+    mutating func apply(consent: Consent?, session: SessionID) {
+        switch consent {
+        case .optOut?:
+            optOut(session)
+        case .notSet? where configuration.consentNotSet == .deny:
+            optOut(session)
+        case .optIn?, .notSet?:
+            optedOut.remove(session)
+        case nil:
+            break
+        }
+    }
+
+    private mutating func optOut(_ session: SessionID) {
+        optedOut.insert(session)
+        remove(session)
+    }
+
+    /// Drops a session's state, if it has one.
+    private mutating func remove(_ session: SessionID) {
+        let (slot, found) = index.find(session, in: states)
+        if let entry = found { removeState(at: entry, slot: slot) }
+    }
+
+    /// Drops the state at `entry`, whose index slot is `slot`: its older fixes are freed, its
+    /// slot emptied, and the last state moves into its place so the array stays dense.
+    ///
+    /// - Complexity: O(k) expected, k the session's older fixes.
+    private mutating func removeState(at entry: Int, slot: Int) {
+        history.releaseAll(from: states[entry].olderHead)
+        index.remove(at: slot, in: states)
+        let last = states.count - 1
+        if entry != last {
+            states.swapAt(entry, last)
+            index.move(entry: last, to: entry, in: states)
+        }
+        states.removeLast()
+    }
+
+    /// Contract rules 1–3 and 7 for a fix: whether it is rejected, and if not, where its session's
+    /// state is or goes.
+    ///
+    /// - Complexity: O(1) expected; once per expiry period of stream time, the sweep's O(n).
+    @usableFromInline
+    mutating func decide(_ fix: Fix, session: SessionID, consent: Consent?) -> Decision {
+        if consent != nil { apply(consent: consent, session: session) }
+        advance(to: fix.timestamp.milliseconds)
+        if !optedOut.isEmpty && optedOut.contains(session) { return .rejected(.consent) }
+        if let max = configuration.maxAccuracy, let a = fix.accuracy, a > max { return .rejected(.accuracy) }
+        let (slot, found) = index.find(session, in: states)
+        guard let entry = found else { return .insert(slot: slot) }
+        // only the numbers are read out of the array: with a method of the state itself, the
+        // optimiser copies the whole state (retaining its id) around the distance filter's calls
+        if let reason = states[entry].latest.rejection(of: fix, configuration: configuration) { return .rejected(reason) }
+        return .update(entry: entry)
+    }
+
+    /// Records the enrichment of a fix that ``decide(_:session:consent:)`` accepted, with nothing
+    /// else done to the store in between.
+    ///
+    /// - Complexity: O(1) amortised.
+    @usableFromInline
+    mutating func record(_ accepted: Enrichment, session: SessionID, _ decision: Decision) {
+        switch decision {
+        case .update(let entry):
+            states[entry].accept(accepted, window: 2 * configuration.expiry, history: &history)
+        case .insert(var slot):
+            if index.isFull(count: states.count) {
+                index = SessionIndex(capacity: 2 * index.capacity, states: states)
+                slot = index.find(session, in: states).slot
+            }
+            index.insert(session, entry: states.count, at: slot)
+            states.append(SessionState(id: session, first: accepted))
+        case .rejected:
+            preconditionFailure("record(_:session:_:) called for a rejected fix")
+        }
+    }
+
+    /// The location for an event of `session` at `time` (contract rule 4), or `nil`.
+    ///
+    /// - Complexity: O(1) expected for an event at or after the newest fix; O(k) for a late one,
+    ///   k the session's older fixes.
+    @usableFromInline
+    mutating func attach(session: SessionID, at time: Timestamp, consent: Consent?) -> Attachment? {
+        if consent != nil { apply(consent: consent, session: session) }
+        advance(to: time.milliseconds)
+        guard let entry = index.find(session, in: states).entry else { return nil }
+        // through the buffer, the state is read in place, not copied with its id (see decide)
+        return states.withUnsafeBufferPointer { $0[entry].attachment(at: time, expiry: configuration.expiry, history: history) }
+    }
+
+    /// Moves the watermark and, once per expiry period, evicts sessions whose newest fix is
+    /// older than `evictAfter` behind it: no record at most `evictAfter − expiry` late can
+    /// meet such a session's state (a fix would be neither stale nor within its expiry, an
+    /// event would find no live fix), so dropping it changes no output.
+    @inline(__always)
+    private mutating func advance(to t: Int64) {
+        guard t > watermark else { return }
+        watermark = t
+        if lastSweep == .min { lastSweep = t }
+        if t - lastSweep >= configuration.expiry { sweep() }
+    }
+
+    /// Evicts what the watermark allows now, and gives memory back: the states array is
+    /// reallocated when it is less than half used, the fix pool compacted when more than half of
+    /// it is free, and the index rebuilt for the sessions left (at most half full) when many go
+    /// or it has become more than 8 times too big.
+    ///
+    /// - Complexity: O(n + m) in the live sessions and their kept fixes; run once per expiry
+    ///   period of stream time, so O(1) amortised per record of any stream with at least one
+    ///   record per session per period (and O(n) per period however sparse the stream).
+    @usableFromInline
+    mutating func sweep() {
+        lastSweep = watermark
+        let cutoff = watermark - configuration.effectiveEvictAfter
+        guard cutoff > Int64.min / 2 else { return }
+        func isEvicted(_ s: SessionState) -> Bool { s.newest.fixTimestamp.milliseconds < cutoff }
+        var evicted = 0
+        for i in states.indices where isEvicted(states[i]) { evicted += 1 }
+        if evicted > 0 && 8 * evicted <= states.count {
+            // a few: one at a time, from the end, so a state moved into a hole has been kept
+            // already; O(1) index work each instead of a rebuild
+            for entry in states.indices.reversed() where isEvicted(states[entry]) {
+                removeState(at: entry, slot: index.find(states[entry].id, in: states).slot)
+            }
+            // many such sweeps in a row can leave the index far too big: under 1/8 full, rebuild it
+            if index.capacity > 4 * SessionIndex.capacity(for: states.count) {
+                index = SessionIndex(capacity: SessionIndex.capacity(for: states.count), states: states)
+            }
+        } else if evicted > 0 {
+            for i in states.indices where isEvicted(states[i]) { history.releaseAll(from: states[i].olderHead) }
+            // in place and O(n), by swaps: no copy of the ids
+            states.removeAll(where: isEvicted)
+            index = SessionIndex(capacity: SessionIndex.capacity(for: states.count), states: states)
+        }
+        if states.capacity > 2 * states.count + 16 {
+            var fresh: [SessionState] = []
+            fresh.reserveCapacity(states.count)
+            fresh.append(contentsOf: states)
+            states = fresh
+        }
+        if history.isSparse { history.compact(&states) }
+    }
+}
