@@ -37,7 +37,7 @@ import numpy as np
 
 from lookup_points import city_points
 
-DEFAULT_PEER = "/work/shared/bench/peer_enrich.py"
+DEFAULT_PEER = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "shared", "bench", "peer_enrich.py"))
 DEFAULT_DATA = os.environ.get("PEER_DATA", os.path.expanduser("~/.cache/geo-enrich-peer"))
 
 # peer_enrich.py's defaults: the chunk its flush() works on, and the postal limit in metres.
