@@ -22,9 +22,12 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
     ],
     targets: [
+        // What the benchmark targets share (the seeded generator of their inputs).
+        .target(name: "BenchmarkSupport", path: "Support/BenchmarkSupport"),
         .executableTarget(
             name: "H3Benchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "GeoEnrich", package: "geo-enrich"),
             ],
@@ -34,6 +37,7 @@ let package = Package(
         .executableTarget(
             name: "LookupBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "GeoEnrich", package: "geo-enrich"),
             ],
@@ -43,6 +47,7 @@ let package = Package(
         .executableTarget(
             name: "EngineBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "GeoEnrich", package: "geo-enrich"),
             ],

@@ -36,40 +36,14 @@ let benchmarks: @Sendable () -> Void = {
     // The decision alone: consent, accuracy, staleness, the distance filter, and recording the
     // accepted fixes, with an enricher that returns a constant.
     Benchmark("engine ingest, decision only", configuration: countingAccepted) { benchmark, run in
-        let batch = run.nextBatch()
-        benchmark.startMeasurement()
-        let (checksum, accepted) = run.withTable { table in
-            var checksum: UInt64 = 0, accepted = 0
-            for r in batch {
-                let decision = table.ingest(r.fix, session: r.session)
-                checksum &+= decision.checksum
-                if case .accepted = decision { accepted += 1 }
-            }
-            return (checksum, accepted)
-        }
-        benchmark.stopMeasurement()
-        benchmark.measurement(StreamMetric.acceptedFixes, accepted)
-        blackHole(checksum)
+        ingestBatch(benchmark, run)
     } setup: {
         IngestRun(enricher: try ConstantEnricher())
     }
 
     // The same with the standard enricher: H3 cell, country and postal code of each accepted fix.
     Benchmark("engine ingest with enrichment", configuration: countingAccepted) { benchmark, run in
-        let batch = run.nextBatch()
-        benchmark.startMeasurement()
-        let (checksum, accepted) = run.withTable { table in
-            var checksum: UInt64 = 0, accepted = 0
-            for r in batch {
-                let decision = table.ingest(r.fix, session: r.session)
-                checksum &+= decision.checksum
-                if case .accepted = decision { accepted += 1 }
-            }
-            return (checksum, accepted)
-        }
-        benchmark.stopMeasurement()
-        benchmark.measurement(StreamMetric.acceptedFixes, accepted)
-        blackHole(checksum)
+        ingestBatch(benchmark, run)
     } setup: {
         IngestRun(enricher: try StandardEnricher(lookup: EngineInputs.lookup, resolution: .finest))
     }
@@ -192,4 +166,25 @@ func memoryBenchmarks() {
     } setup: {
         try SessionFill(form: .short, sessionsPerSecond: MemoryInputs.endlessSessionsPerSecond)
     }
+}
+
+/// One iteration of an ingest benchmark: the next batch of fixes through the table, timed, with
+/// the count of accepted fixes recorded. Shared by the decision-only and enriched benchmarks,
+/// which differ only in their enricher.
+@inline(__always)
+func ingestBatch<Enricher: FixEnricher>(_ benchmark: Benchmark, _ run: IngestRun<Enricher>) {
+        let batch = run.nextBatch()
+        benchmark.startMeasurement()
+        let (checksum, accepted) = run.withTable { table in
+            var checksum: UInt64 = 0, accepted = 0
+            for r in batch {
+                let decision = table.ingest(r.fix, session: r.session)
+                checksum &+= decision.checksum
+                if case .accepted = decision { accepted += 1 }
+            }
+            return (checksum, accepted)
+        }
+        benchmark.stopMeasurement()
+        benchmark.measurement(StreamMetric.acceptedFixes, accepted)
+        blackHole(checksum)
 }

@@ -1,5 +1,6 @@
 import EnrichEngine
 import Foundation
+import BenchmarkSupport
 
 /// The sessions of the memory benchmarks: many distinct sessions, one fix each.
 enum MemoryInputs {

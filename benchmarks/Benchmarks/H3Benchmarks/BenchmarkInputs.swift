@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 import H3Core
+import BenchmarkSupport
 
 /// The inputs every H3 benchmark draws from, built once per benchmark process in a `setup`
 /// closure, so generating them is never inside a measured region.

@@ -2,6 +2,7 @@ import Benchmark
 import Foundation
 import GeoBridge
 import GeoLookup
+import BenchmarkSupport
 
 /// The data and the points every lookup benchmark draws from, built once per benchmark process
 /// in a `setup` closure, so that neither opening the data nor generating the points is measured.
