@@ -3,6 +3,7 @@ import EnrichEngine
 import Foundation
 import GeoLookup
 import H3Core
+import RecordCodec
 
 /// One record of the generated stream, parsed and validated as the CLI would before the engine
 /// sees it: a fix (with its session) or an event (a session and a time).
@@ -92,70 +93,30 @@ enum EngineInputs {
         try FileManager.default.moveItem(at: partial, to: streamFile)
     }
 
-    /// Parses the NDJSON lines of `data`: a `location` record becomes a validated ``Fix``,
-    /// any other record an event. Session ids are interned, as one parser's would be per line
-    /// anyway: ids of up to 15 bytes are stored inline in the `String`, so it makes no difference.
+    /// Parses the NDJSON lines of `data` with the product's own ``RecordParser`` (the contract's
+    /// validation and timestamp rules): a `location` record becomes a validated ``Fix``, any other
+    /// record an event. Session ids are interned, as one parser's would be per line anyway: ids
+    /// of up to 15 bytes are stored inline in the `String`, so it makes no difference.
     static func parse(_ data: Data) throws -> [StreamRecord] {
         var interned: [String: SessionID] = [:]
         var records: [StreamRecord] = []
-        records.reserveCapacity(count)
+        let parser = RecordParser()
         var start = data.startIndex
         while start < data.endIndex {
             let end = data[start...].firstIndex(of: UInt8(ascii: "\n")) ?? data.endIndex
             defer { start = end + 1 }
             guard end > start else { continue }
-            guard let object = try JSONSerialization.jsonObject(with: data[start..<end]) as? [String: Any],
-                  let id = object["session_id"] as? String, let timestamp = object["timestamp"]
-            else { throw CocoaError(.propertyListReadCorrupt) }
-            let session = interned[id] ?? SessionID(id)!
-            interned[id] = session
-            let time = try milliseconds(timestamp)
+            guard case .record(let r) = parser.parse(data[start..<end]) else { throw CocoaError(.propertyListReadCorrupt) }
+            let session = interned[r.sessionID] ?? SessionID(r.sessionID)!
+            interned[r.sessionID] = session
             var fix: Fix?
-            if object["type"] as? String == "location" {
-                guard let latitude = (object["latitude"] as? NSNumber)?.doubleValue,
-                      let longitude = (object["longitude"] as? NSNumber)?.doubleValue
-                else { throw CocoaError(.propertyListReadCorrupt) }
-                fix = try Fix(latitude: latitude, longitude: longitude,
-                              accuracy: (object["accuracy"] as? NSNumber)?.doubleValue,
-                              timestamp: Timestamp(milliseconds: time))
+            if let f = r.fix {
+                fix = try Fix(latitude: f.latitude.doubleValue, longitude: f.longitude.doubleValue,
+                              accuracy: f.accuracy?.doubleValue, timestamp: Timestamp(milliseconds: r.timestamp))
             }
-            records.append(StreamRecord(session: session, time: time, fix: fix))
+            records.append(StreamRecord(session: session, time: r.timestamp, fix: fix))
         }
         return records
-    }
-
-    /// Epoch milliseconds from a JSON number or from `gen_stream.py`'s ISO 8601 form,
-    /// `YYYY-MM-DDTHH:MM:SS.mmmZ`.
-    static func milliseconds(_ value: Any) throws -> Int64 {
-        if let string = value as? String {
-            let b = Array(string.utf8)
-            func digits(_ range: Range<Int>) throws -> Int64 {
-                var v: Int64 = 0
-                for i in range {
-                    guard i < b.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(b[i]) else {
-                        throw CocoaError(.propertyListReadCorrupt)
-                    }
-                    v = v * 10 + Int64(b[i] - UInt8(ascii: "0"))
-                }
-                return v
-            }
-            guard b.count == 24, b[23] == UInt8(ascii: "Z") else { throw CocoaError(.propertyListReadCorrupt) }
-            let days = daysFromCivil(year: try digits(0..<4), month: try digits(5..<7), day: try digits(8..<10))
-            let seconds = try digits(11..<13) * 3_600 + digits(14..<16) * 60 + digits(17..<19)
-            return try (days * 86_400 + seconds) * 1_000 + digits(20..<23)
-        }
-        guard let number = value as? NSNumber else { throw CocoaError(.propertyListReadCorrupt) }
-        return number.int64Value
-    }
-
-    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
     }
 
     /// How far each lap of a cycling benchmark moves the stream in time: its span, plus the
