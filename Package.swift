@@ -10,7 +10,8 @@ let package = Package(
     name: "geo-enrich",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "GeoEnrich", targets: ["H3Core", "GeoBridge", "GeoLookup", "EnrichEngine", "RecordCodec"]),
+        .library(name: "GeoEnrich",
+                 targets: ["H3Core", "GeoBridge", "GeoLookup", "EnrichEngine", "RecordCodec", "EnrichStream"]),
         .executable(name: "geo-enrich", targets: ["GeoEnrichCLI"]),
     ],
     dependencies: [
@@ -38,10 +39,14 @@ let package = Package(
         // The engine of contract rules 1-7: sessions, distance filter, expiry, attach, consent.
         .target(name: "EnrichEngine", dependencies: ["H3Core", "GeoBridge", "GeoLookup"]),
 
+        // NDJSON streams through the engine on all cores: batches read, parsed and decided in
+        // parallel (sessions partitioned), written in input order, every line counted.
+        .target(name: "EnrichStream", dependencies: ["EnrichEngine", "RecordCodec", "GeoLookup"]),
+
         .executableTarget(
             name: "GeoEnrichCLI",
             dependencies: [
-                "H3Core", "GeoBridge", "GeoLookup", "EnrichEngine",
+                "H3Core", "GeoBridge", "GeoLookup", "EnrichEngine", "EnrichStream",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

@@ -5,7 +5,8 @@ import H3Core
 ///
 /// The session table keeps one per live session, so the stored properties are declared in the
 /// order that packs them tightest (Swift lays them out as declared): the 8-byte fields first,
-/// then the optionals, 65 bytes in all (72 with padding) where the contract's order takes 80.
+/// then the optionals and the caller's tag, 66 bytes in all (72 with padding) where the
+/// contract's order takes 80.
 public struct Enrichment: Hashable, Sendable {
     /// The fix's position in degrees, as received.
     public var latitude: Double
@@ -20,12 +21,14 @@ public struct Enrichment: Hashable, Sendable {
     public var country: CountryCode?
     /// The nearest postal code, for fixes in Canada within the maximum distance.
     public var postal: PostalMatch?
+    /// The fix's ``Fix/tag``, as the caller gave it.
+    public var tag: UInt8
 
     /// The memberwise initialiser, in the contract's order; usable from the session table's
     /// inlinable code.
     @usableFromInline
     init(latitude: Double, longitude: Double, accuracy: Double?, fixTimestamp: Timestamp, h3: H3Cell,
-         country: CountryCode?, postal: PostalMatch?) {
+         country: CountryCode?, postal: PostalMatch?, tag: UInt8 = 0) {
         self.latitude = latitude
         self.longitude = longitude
         self.fixTimestamp = fixTimestamp
@@ -33,6 +36,7 @@ public struct Enrichment: Hashable, Sendable {
         self.accuracy = accuracy
         self.country = country
         self.postal = postal
+        self.tag = tag
     }
 }
 

@@ -52,7 +52,8 @@ public struct SessionTable<Enricher: FixEnricher> {
         if case .rejected(let reason) = decision { return .rejected(reason) }
         let (h3, country, postal) = _enricher.enrich(latitude: fix.latitude, longitude: fix.longitude)
         let accepted = Enrichment(latitude: fix.latitude, longitude: fix.longitude, accuracy: fix.accuracy,
-                                  fixTimestamp: fix.timestamp, h3: h3, country: country, postal: postal)
+                                  fixTimestamp: fix.timestamp, h3: h3, country: country, postal: postal,
+                                  tag: fix.tag)
         store.record(accepted, session: session, decision)
         return .accepted(accepted)
     }

@@ -26,7 +26,7 @@ public enum Splice {
             writeHead(geo, to: &writer)
             OrjsonText.writeInteger(geo.ageMilliseconds, to: &writer)
             writeTail(geo, to: &writer)
-            output.reserveCapacity(output.count + closingBrace + writer.count)
+            reserve(&output, closingBrace + writer.count)
             output.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<closingBrace]))
             output.append(contentsOf: writer.written)
         }
@@ -46,7 +46,7 @@ public enum Splice {
     public static func append(line: UnsafeBufferPointer<UInt8>, closingBrace: Int, geo: RenderedGeo,
                               ageMilliseconds: Int64, to output: inout [UInt8]) {
         checkClosingBrace(line, closingBrace)
-        output.reserveCapacity(output.count + closingBrace + geo.bytes.count + 20)
+        reserve(&output, closingBrace + geo.bytes.count + 20)
         output.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<closingBrace]))
         geo.bytes.withUnsafeBufferPointer { bytes in
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<geo.ageOffset]))
@@ -70,6 +70,14 @@ public enum Splice {
         var output: [UInt8] = []
         line.withUnsafeBufferPointer { append(line: $0, closingBrace: closingBrace, geo: geo, to: &output) }
         return output
+    }
+
+    /// Makes room for `extra` more bytes, growing geometrically: `reserveCapacity` with the exact
+    /// size would reallocate on almost every line appended to a reused buffer.
+    @inline(__always)
+    private static func reserve(_ output: inout [UInt8], _ extra: Int) {
+        let needed = output.count + extra
+        if needed > output.capacity { output.reserveCapacity(max(needed, 2 * output.capacity)) }
     }
 
     // MARK: Rendering

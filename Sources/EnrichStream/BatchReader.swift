@@ -1,0 +1,142 @@
+import RecordCodec
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Cuts one input into ``LineBatch``es of whole lines, as the peer reads lines: split at `\n`
+/// only, each line's trailing `\r`s dropped, a last line without `\n` still a line, and a line
+/// longer than ``RecordParser/maximumLineLength`` kept as its first that many bytes (all a
+/// `line_too_long` error shows), however long it is: memory stays bounded.
+///
+/// - Complexity: O(n) in the input's bytes; each byte is copied once, from the kernel.
+struct BatchReader {
+    private let input: InputFile
+    private let stop: StopFlag
+    /// The start of a line that did not fit in the last batch.
+    private var carry: [UInt8] = []
+    private var nextLineNumber = 1
+    private var atEnd = false
+    /// Bytes read so far (for progress).
+    private(set) var bytesRead = 0
+    /// The longest line a batch grows to hold whole; longer lines are cut.
+    private static let wholeLineLimit = 2 * RecordParser.maximumLineLength + 2
+
+    init(input: InputFile, stop: StopFlag) {
+        self.input = input
+        self.stop = stop
+    }
+
+    /// Fills `batch` (reset first) with the next whole lines, about `batch.capacity` bytes of them.
+    /// - Returns: `false` when the input had no more lines.
+    /// - Throws: ``StreamError`` when reading fails.
+    mutating func fill(_ batch: LineBatch) throws(StreamError) -> Bool {
+        batch.reset()
+        if carry.count * 2 > batch.capacity { batch.reserve(carry.count * 2) }
+        if !carry.isEmpty {
+            carry.withUnsafeBytes { batch.storage.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+            batch.filled = carry.count
+            carry.removeAll(keepingCapacity: true)
+        }
+        var lineStart = 0
+        var scanned = 0
+        while true {
+            let base = batch.storage.baseAddress!.assumingMemoryBound(to: UInt8.self)
+            // every complete line in what has been read
+            while scanned < batch.filled,
+                  let nl = memchr(base + scanned, 0x0A, batch.filled - scanned) {
+                let end = base.distance(to: nl.assumingMemoryBound(to: UInt8.self))
+                addLine(batch, start: lineStart, end: end)
+                lineStart = end + 1
+                scanned = lineStart
+            }
+            scanned = batch.filled
+            if atEnd {
+                if lineStart < batch.filled {
+                    addLine(batch, start: lineStart, end: batch.filled)
+                    lineStart = batch.filled
+                }
+                break
+            }
+            if batch.filled == batch.capacity {
+                if !batch.lines.isEmpty { break }
+                if batch.capacity < Self.wholeLineLimit {
+                    batch.reserve(min(2 * batch.capacity, Self.wholeLineLimit))
+                    continue
+                }
+                try cutOverlongLine(batch)
+                return true
+            }
+            let room = UnsafeMutableRawBufferPointer(start: batch.storage.baseAddress! + batch.filled,
+                                                     count: batch.capacity - batch.filled)
+            let n = try input.read(into: room, stop: stop)
+            if n == 0 {
+                atEnd = true
+                // stopped, not at the end: the unfinished line was not read whole, so it is left
+                if stop.isRequested { batch.filled = lineStart }
+            } else {
+                batch.filled += n
+                bytesRead += n
+            }
+        }
+        if lineStart < batch.filled {
+            carry.append(contentsOf: UnsafeRawBufferPointer(start: batch.storage.baseAddress! + lineStart,
+                                                            count: batch.filled - lineStart))
+        }
+        return !batch.lines.isEmpty
+    }
+
+    /// Adds the line in `start..<end` (without its `\n`), its trailing `\r`s dropped.
+    private mutating func addLine(_ batch: LineBatch, start: Int, end: Int) {
+        let base = batch.storage.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        var stripped = end
+        while stripped > start && base[stripped - 1] == 0x0D { stripped -= 1 }
+        batch.lines.append(LineSpan(start: start, count: stripped - start, number: nextLineNumber, isCut: false))
+        nextLineNumber += 1
+    }
+
+    /// The batch is full with the start of one line and no `\n`: keep its first
+    /// ``RecordParser/maximumLineLength`` bytes, read and drop the rest up to the `\n`, and keep
+    /// what follows it for the next batch.
+    private mutating func cutOverlongLine(_ batch: LineBatch) throws(StreamError) {
+        let kept = RecordParser.maximumLineLength
+        let base = batch.storage.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        var total = batch.filled
+        var trailingCRs = Self.trailingCRs(base, from: 0, to: total, previous: 0)
+        var blank = RecordParser.isBlank(UnsafeBufferPointer(start: base, count: total))
+        let scratch = UnsafeMutableRawBufferPointer(start: batch.storage.baseAddress! + kept,
+                                                    count: batch.capacity - kept)
+        let s = scratch.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        while true {
+            let n = try input.read(into: scratch, stop: stop)
+            if n == 0 { atEnd = true; break }
+            bytesRead += n
+            if let nl = memchr(s, 0x0A, n) {
+                let j = s.distance(to: nl.assumingMemoryBound(to: UInt8.self))
+                trailingCRs = Self.trailingCRs(s, from: 0, to: j, previous: trailingCRs)
+                blank = blank && RecordParser.isBlank(UnsafeBufferPointer(start: s, count: j))
+                total += j
+                carry.append(contentsOf: UnsafeRawBufferPointer(start: s + j + 1, count: n - j - 1))
+                break
+            }
+            trailingCRs = Self.trailingCRs(s, from: 0, to: n, previous: trailingCRs)
+            blank = blank && RecordParser.isBlank(UnsafeBufferPointer(start: s, count: n))
+            total += n
+        }
+        let length = total - trailingCRs
+        batch.filled = kept
+        // the peer skips a line of white space whatever its length: give it as an empty line
+        batch.lines.append(LineSpan(start: 0, count: blank ? 0 : min(length, kept), number: nextLineNumber,
+                                    isCut: !blank && length > kept))
+        nextLineNumber += 1
+    }
+
+    /// The run of `\r` at the end of everything read so far, after `bytes[from..<to]`.
+    private static func trailingCRs(_ bytes: UnsafePointer<UInt8>, from: Int, to: Int, previous: Int) -> Int {
+        var i = to
+        while i > from && bytes[i - 1] == 0x0D { i -= 1 }
+        return i == from ? previous + (to - from) : to - i
+    }
+}

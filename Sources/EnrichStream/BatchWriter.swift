@@ -1,0 +1,82 @@
+import RecordCodec
+
+/// Writes decided batches in input order: each line's output to the output file, each bad line's
+/// report to the error file, and every line's outcome into the statistics.
+///
+/// The single serial step of the pipeline, so it is also where the run stops exactly after the
+/// `maxErrors`-th bad line: nothing after that line is written or counted.
+final class BatchWriter {
+    private let output: OutputFile
+    private let errors: OutputFile
+    private let maxErrors: Int?
+    /// Input names, for error reports when there is more than one input.
+    private let inputNames: [String]?
+    private var report: [UInt8] = []
+    /// The figures of every line written so far.
+    private(set) var statistics = EnrichStatistics()
+    /// Whether the error limit was reached.
+    private(set) var reachedErrorLimit = false
+
+    /// - Parameters:
+    ///   - output: where the enriched lines go.
+    ///   - errors: where bad lines' reports go.
+    ///   - maxErrors: stop after this many bad lines; `nil` for no limit.
+    ///   - inputNames: the inputs' names, to name the file in error reports (pass `nil` for one
+    ///     input: the report is then exactly the peer's).
+    init(output: OutputFile, errors: OutputFile, maxErrors: Int?, inputNames: [String]?) {
+        self.output = output
+        self.errors = errors
+        self.maxErrors = maxErrors
+        self.inputNames = inputNames
+    }
+
+    /// Writes `batch`.
+    /// - Returns: `false` when the error limit was reached (the lines after it are not written).
+    /// - Throws: ``StreamError`` when an output cannot be written.
+    func write(_ batch: LineBatch) throws(StreamError) -> Bool {
+        let partitionBytes = batch.partitionBytes
+        let base = UnsafePointer(batch.storage.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        for i in batch.lines.indices {
+            let outcome = batch.outcomes[i]
+            statistics.count(outcome)
+            if outcome == .error {
+                let span = batch.lines[i]
+                report.removeAll(keepingCapacity: true)
+                BadLineReport.append(line: span.number, file: inputNames?[batch.source],
+                                     reason: batch.badReasons[i] ?? .invalidJSON,
+                                     raw: UnsafeBufferPointer(start: base + span.start, count: span.count),
+                                     to: &report)
+                try errors.appendLine(report, report.indices)
+                if let maxErrors, statistics.errors >= maxErrors {
+                    reachedErrorLimit = true
+                    statistics.stoppedEarly = true
+                    return false
+                }
+                continue
+            }
+            let ref = batch.outputs[i]
+            switch ref.source {
+            case OutputRef.none:
+                continue
+            case OutputRef.input:
+                let span = batch.lines[i]
+                try output.appendLine(UnsafeBufferPointer(start: base + span.start, count: span.count))
+            default:
+                try output.appendLine(partitionBytes[Int(ref.source)], Int(ref.start)..<Int(ref.start + ref.count))
+            }
+        }
+        return true
+    }
+
+    /// Writes out both outputs' buffers.
+    func flush() throws(StreamError) {
+        try output.flush()
+        try errors.flush()
+    }
+
+    /// Adds the input bytes read to the statistics.
+    func countBytes(_ n: Int) { statistics.bytes += n }
+
+    /// Marks the run as stopped early.
+    func markStopped() { statistics.stoppedEarly = true }
+}

@@ -1,0 +1,27 @@
+import EnrichEngine
+import Foundation
+
+/// How a stream is enriched: the engine's rules and the stream's own settings.
+public struct EnrichOptions: Sendable {
+    /// The engine's rules (distance filter, expiry, H3 resolution, consent policy, …).
+    public var engine = EngineConfiguration()
+    /// Worker threads for parsing and deciding; default: the active processors.
+    public var workers = ProcessorCount.active
+    /// Write rejected fixes too, with `"rejected":"<reason>"` before the final `}`. Default off.
+    public var emitRejected = false
+    /// Stop after this many bad lines (exit status 1 in the CLI); `nil` for no limit.
+    public var maxErrors: Int? = nil
+    /// The records' format. Default the contract's canonical records.
+    public var format = RecordFormat.canonical
+    /// The size of a batch of input, in bytes (default 2 MiB); about three batches per worker
+    /// are in flight, so this bounds the pipeline's memory.
+    public var batchBytes = 2 << 20
+
+    public init() {}
+}
+
+/// The number of processors this process may run on.
+public enum ProcessorCount {
+    public static var active: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+}
+

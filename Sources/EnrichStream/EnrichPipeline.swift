@@ -1,0 +1,177 @@
+import Dispatch
+import EnrichEngine
+import Foundation
+import GeoLookup
+import Synchronization
+
+/// Enriches NDJSON streams per the contract: read, parse and decide on all cores, write in input
+/// order, count everything.
+///
+/// Three stages joined by bounded queues, each batch going through them in turn:
+/// a reader thread cuts the inputs into ``LineBatch``es; the calling thread parses and decides
+/// each batch with the ``BatchProcessor``'s workers; a writer thread writes the batches in
+/// order. A fixed pool of batches circulates, so memory is the same for a thousand lines or a
+/// billion (about `4 × batchBytes` of input and its output, plus the sessions' state).
+///
+/// Sessions carry over from one input to the next: the inputs are one stream, in the order given.
+///
+/// ```swift
+/// let pipeline = try EnrichPipeline(options: EnrichOptions(), lookup: LocationLookup(dataDirectory: "data"))
+/// let stats = try pipeline.run(inputs: [InputFile(path: "-")], output: .standardOutput(),
+///                              errors: .standardError())
+/// ```
+public final class EnrichPipeline: @unchecked Sendable {
+    public let options: EnrichOptions
+    private let processor: BatchProcessor
+
+    /// - Throws: ``GeoBridge/GEOSError`` when GEOS cannot make a context.
+    public init(options: EnrichOptions, lookup: LocationLookup) throws {
+        self.options = options
+        processor = try BatchProcessor(configuration: options.engine, lookup: lookup, workers: options.workers,
+                                       emitRejected: options.emitRejected, format: options.format)
+    }
+
+    /// What the run has done so far, for a progress display.
+    public struct Progress: Sendable {
+        /// Non-blank lines written (and counted).
+        public var lines: Int
+        /// Input bytes read.
+        public var bytes: Int
+        /// The inputs' total size, when all are regular files.
+        public var totalBytes: Int?
+        /// Seconds since the run started.
+        public var elapsedSeconds: Double
+    }
+
+    /// Sessions holding location state now.
+    public var liveSessions: Int { processor.liveSessions }
+
+    /// Runs the stream to the end of the last input, or until `stop` is raised or the error limit
+    /// is reached, and writes out everything read.
+    ///
+    /// - Parameters:
+    ///   - inputs: the inputs, read in order as one stream.
+    ///   - output: where the enriched lines go.
+    ///   - errors: where bad lines' reports go.
+    ///   - stop: raised to stop early (from a signal handler): reading stops, what was read is
+    ///     finished and written.
+    ///   - progress: called on the writer thread about twice a second, when given.
+    /// - Returns: the run's figures (`stoppedEarly` set when it did not read everything).
+    /// - Throws: ``StreamError`` when an input or output fails; what was decided before it is written.
+    public func run(inputs: [InputFile], output: OutputFile, errors: OutputFile, stop: StopFlag = StopFlag(),
+                    progress: (@Sendable (Progress) -> Void)? = nil) throws(StreamError) -> EnrichStatistics {
+        let started = DispatchTime.now().uptimeNanoseconds
+        let workers = processor.workers
+        let poolSize = 4
+        let free = BlockingQueue<LineBatch>(capacity: poolSize)
+        let read = BlockingQueue<LineBatch>(capacity: poolSize)
+        let decided = BlockingQueue<LineBatch>(capacity: poolSize)
+        for _ in 0..<poolSize { free.push(LineBatch(capacity: options.batchBytes, partitions: workers)) }
+        let failure = Mutex<StreamError?>(nil)
+        // the writer raises this to stop the reader (error limit, failed output) without
+        // counting as the user's stop
+        let halt = StopFlag()
+        let readerStop = StopFlag()
+        let totalBytes: Int? = inputs.allSatisfy { $0.size != nil } ? inputs.reduce(0) { $0 + ($1.size ?? 0) } : nil
+
+        // reader: inputs → batches
+        let readerDone = DispatchSemaphore(value: 0)
+        let readerThread = Thread {
+            defer { read.close(); readerDone.signal() }
+            var before = 0
+            for (index, input) in inputs.enumerated() {
+                var reader = BatchReader(input: input, stop: readerStop)
+                while !readerStop.isRequested {
+                    guard let batch = free.pop() else { return }
+                    do throws(StreamError) {
+                        guard try reader.fill(batch) else {
+                            free.push(batch)
+                            break
+                        }
+                    } catch {
+                        failure.withLock { if $0 == nil { $0 = error } }
+                        halt.request(1)
+                        free.push(batch)
+                        return
+                    }
+                    batch.source = index
+                    batch.bytesReadBefore = before + reader.bytesRead
+                    read.push(batch)
+                }
+                before += reader.bytesRead
+                if readerStop.isRequested { return }
+            }
+        }
+        // a watcher forwards the user's stop and the writer's halt to the reader's flag
+        let watching = Atomic<Bool>(true)
+        let watcher = Thread {
+            while watching.load(ordering: .relaxed) {
+                if stop.isRequested || halt.isRequested { readerStop.request(1); return }
+                usleep(20_000)
+            }
+        }
+
+        // writer: decided batches → outputs, in order
+        let writer = BatchWriter(output: output, errors: errors, maxErrors: options.maxErrors,
+                                 inputNames: inputs.count > 1 ? inputs.map(\.name) : nil)
+        let writerDone = DispatchSemaphore(value: 0)
+        let writerBox = UncheckedBox(writer)
+        let writerThread = Thread {
+            defer { writerDone.signal() }
+            let writer = writerBox.value
+            var writing = true
+            var lastProgress = started
+            var bytes = 0
+            while let batch = decided.pop() {
+                if writing {
+                    do throws(StreamError) {
+                        if try !writer.write(batch) {
+                            writing = false
+                            halt.request(1)
+                        }
+                        bytes = batch.bytesReadBefore
+                    } catch {
+                        failure.withLock { if $0 == nil { $0 = error } }
+                        writing = false
+                        halt.request(1)
+                    }
+                }
+                free.push(batch)
+                if let progress {
+                    let now = DispatchTime.now().uptimeNanoseconds
+                    if now - lastProgress >= 500_000_000 {
+                        lastProgress = now
+                        progress(Progress(lines: writer.statistics.lines, bytes: bytes, totalBytes: totalBytes,
+                                          elapsedSeconds: Double(now - started) / 1e9))
+                    }
+                }
+            }
+            writer.countBytes(bytes)
+            do throws(StreamError) { try writer.flush() } catch { failure.withLock { if $0 == nil { $0 = error } } }
+        }
+        readerThread.start()
+        watcher.start()
+        writerThread.start()
+
+        // this thread: parse and decide
+        while let batch = read.pop() {
+            if !halt.isRequested { processor.process(batch) } else { batch.lines.removeAll() }
+            decided.push(batch)
+        }
+        decided.close()
+        readerDone.wait()
+        writerDone.wait()
+        watching.store(false, ordering: .relaxed)
+
+        var statistics = writer.statistics
+        if stop.isRequested { statistics.stoppedEarly = true }
+        if let error = failure.withLock({ $0 }) { throw error }
+        return statistics
+    }
+}
+
+/// Hands a non-`Sendable` object to one other thread, which alone uses it until it is joined.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,65 @@
+/// The run's figures (contract rule 10): every non-blank line is an event, a fix (accepted or
+/// rejected by reason) or an error, so `lines == events + fixesAccepted + fixesRejected.total + errors`.
+public struct EnrichStatistics: Sendable, Equatable {
+    /// Fixes rejected, by reason.
+    public struct Rejections: Sendable, Equatable {
+        public var distance = 0
+        public var stale = 0
+        public var accuracy = 0
+        public var consent = 0
+        public var total: Int { distance + stale + accuracy + consent }
+    }
+
+    /// Non-blank lines read.
+    public var lines = 0
+    /// Valid records that are not fixes.
+    public var events = 0
+    /// Events that got the session's live location.
+    public var eventsEnriched = 0
+    /// Valid fixes (`"type":"location"`).
+    public var fixes = 0
+    public var fixesAccepted = 0
+    public var fixesRejected = Rejections()
+    /// Bad lines (rule 9).
+    public var errors = 0
+    /// Input bytes read.
+    public var bytes = 0
+    /// Whether the run stopped early (a signal, or `--max-errors`).
+    public var stoppedEarly = false
+
+    public init() {}
+
+    /// Whether the figures reconcile (they always should; the CLI checks before it writes them).
+    public var reconciles: Bool {
+        lines == events + fixesAccepted + fixesRejected.total + errors
+            && fixes == fixesAccepted + fixesRejected.total && eventsEnriched <= events
+    }
+
+    mutating func count(_ outcome: LineOutcome) {
+        switch outcome {
+        case .blank: return
+        case .error: errors += 1
+        case .event: events += 1
+        case .eventEnriched: events += 1; eventsEnriched += 1
+        case .fixAccepted: fixes += 1; fixesAccepted += 1
+        case .rejectedDistance: fixes += 1; fixesRejected.distance += 1
+        case .rejectedStale: fixes += 1; fixesRejected.stale += 1
+        case .rejectedAccuracy: fixes += 1; fixesRejected.accuracy += 1
+        case .rejectedConsent: fixes += 1; fixesRejected.consent += 1
+        }
+        lines += 1
+    }
+
+    /// The statistics as one JSON object: the keys of contract rule 10 in its order, then
+    /// `elapsed_s` (seconds, 3 decimals) and `extra`'s keys and values (already JSON), in order.
+    public func json(elapsedSeconds: Double, extra: [(key: String, json: String)] = []) -> String {
+        let r = fixesRejected
+        var s = #"{"lines":\#(lines),"events":\#(events),"events_enriched":\#(eventsEnriched),"#
+        s += #""fixes":\#(fixes),"fixes_accepted":\#(fixesAccepted),"#
+        s += #""fixes_rejected":{"distance":\#(r.distance),"stale":\#(r.stale),"accuracy":\#(r.accuracy),"consent":\#(r.consent)},"#
+        s += #""errors":\#(errors),"bytes":\#(bytes),"stopped_early":\#(stoppedEarly),"#
+        s += #""elapsed_s":\#((elapsedSeconds * 1000).rounded() / 1000)"#
+        for (key, json) in extra { s += #","\#(key)":\#(json)"# }
+        return s + "}"
+    }
+}

@@ -1,0 +1,131 @@
+import EnrichEngine
+import RecordCodec
+
+/// Where one input line lies in its batch's bytes, and which line of its input it is.
+struct LineSpan {
+    /// Offset of the line's first byte in ``LineBatch/bytes``.
+    var start: Int
+    /// Its length in bytes, without the `\n` and the `\r`s before it (the peer's
+    /// `rstrip(b"\r\n")`); at most ``RecordParser/maximumLineLength`` when ``isCut``.
+    var count: Int
+    /// The line's number in its input, from 1, counting blank lines.
+    var number: Int
+    /// The line was longer than ``RecordParser/maximumLineLength`` and only its first
+    /// ``RecordParser/maximumLineLength`` bytes were kept (a `line_too_long` error's `raw`).
+    var isCut: Bool
+}
+
+/// What became of one line: the figure of contract rule 10 it adds to.
+enum LineOutcome: UInt8 {
+    /// Only white space: skipped, not counted.
+    case blank
+    /// A bad line (rule 9), written to the error output.
+    case error
+    /// An event without a location.
+    case event
+    /// An event with the session's live location.
+    case eventEnriched
+    /// An accepted fix.
+    case fixAccepted
+    case rejectedDistance
+    case rejectedStale
+    case rejectedAccuracy
+    case rejectedConsent
+
+    init(_ reason: RejectReason) {
+        switch reason {
+        case .distance: self = .rejectedDistance
+        case .stale: self = .rejectedStale
+        case .accuracy: self = .rejectedAccuracy
+        case .consent: self = .rejectedConsent
+        }
+    }
+}
+
+/// Where a line's output is: nowhere, the input line as it is, or bytes a partition wrote.
+struct OutputRef {
+    /// ``none``, ``input``, or the index of the partition whose buffer holds the bytes.
+    var source: Int32
+    var start: Int32
+    var count: Int32
+
+    static let none: Int32 = -1
+    static let input: Int32 = -2
+}
+
+/// A checked record ready for the engine: the parse, and the session id with its hash.
+struct ReadyRecord {
+    var record: ParsedRecord
+    var session: SessionID
+}
+
+/// A run of whole input lines on its way through the pipeline: read, then parsed, then decided
+/// by the engine, then written. One stage owns a batch at a time; batches are recycled so that
+/// the pipeline's memory stays flat whatever the input's size.
+///
+/// `@unchecked Sendable`: a batch moves between threads through the pipeline's queues, and only
+/// the stage holding it touches it (within a stage, workers write disjoint parts: their own
+/// range of lines when parsing, their own partition's buffer and lines' results when deciding).
+final class LineBatch: @unchecked Sendable {
+    /// The input's bytes: whole lines, each followed by its terminator (or the end of input).
+    private(set) var storage: UnsafeMutableRawBufferPointer
+    /// Bytes of ``storage`` in use.
+    var filled = 0
+    /// The lines, in input order.
+    var lines: [LineSpan] = []
+    /// Index of the input (file) the lines come from.
+    var source = 0
+    /// Input bytes read, over all inputs, when the batch was filled (for progress).
+    var bytesReadBefore = 0
+
+    /// One per line once parsed: the record, or `nil` for a blank or bad line.
+    var records: [ReadyRecord?] = []
+    /// One per line once decided.
+    var outcomes: [LineOutcome] = []
+    /// One per line once parsed: why the line is bad, or `nil`.
+    var badReasons: [BadLineReason?] = []
+    /// One per line once decided: where its output is.
+    var outputs: [OutputRef] = []
+    /// The bytes each partition wrote for its lines.
+    var partitionBytes: [[UInt8]]
+
+    /// - Parameters:
+    ///   - capacity: the initial size of ``storage`` in bytes.
+    ///   - partitions: the number of engine partitions.
+    init(capacity: Int, partitions: Int) {
+        storage = .allocate(byteCount: capacity, alignment: 16)
+        partitionBytes = Array(repeating: [], count: partitions)
+    }
+
+    deinit { storage.deallocate() }
+
+    var capacity: Int { storage.count }
+
+    /// Makes ``storage`` at least `byteCount` long, keeping its first ``filled`` bytes.
+    func reserve(_ byteCount: Int) {
+        guard byteCount > storage.count else { return }
+        let bigger = UnsafeMutableRawBufferPointer.allocate(byteCount: byteCount, alignment: 16)
+        if filled > 0 { bigger.baseAddress!.copyMemory(from: storage.baseAddress!, byteCount: filled) }
+        storage.deallocate()
+        storage = bigger
+    }
+
+    /// Empties the batch for reuse, keeping its allocations.
+    func reset() {
+        filled = 0
+        lines.removeAll(keepingCapacity: true)
+        records.removeAll(keepingCapacity: true)
+        outcomes.removeAll(keepingCapacity: true)
+        outputs.removeAll(keepingCapacity: true)
+        badReasons.removeAll(keepingCapacity: true)
+        for i in partitionBytes.indices { partitionBytes[i].removeAll(keepingCapacity: true) }
+    }
+
+    /// The bytes of line `i`.
+    @inline(__always)
+    func line(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+        let span = lines[i]
+        return UnsafeBufferPointer(start: storage.baseAddress!.assumingMemoryBound(to: UInt8.self) + span.start,
+                                   count: span.count)
+    }
+}

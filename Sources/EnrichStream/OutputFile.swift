@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An output of the stream (the enriched lines, the error lines): a file, created or truncated,
+/// or standard output or error, written with `write(2)` from a buffer.
+public final class OutputFile: @unchecked Sendable {
+    /// The name for messages.
+    public let name: String
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    private var buffer: [UInt8] = []
+    /// Bytes written so far.
+    public private(set) var bytesWritten = 0
+    /// Flushed when the buffer reaches this size.
+    private static let flushSize = 1 << 20
+
+    /// Standard output.
+    public static func standardOutput() -> OutputFile { OutputFile(fd: STDOUT_FILENO, name: "standard output") }
+    /// Standard error.
+    public static func standardError() -> OutputFile { OutputFile(fd: STDERR_FILENO, name: "standard error") }
+
+    private init(fd: Int32, name: String) {
+        self.fd = fd
+        self.name = name
+        ownsDescriptor = false
+        buffer.reserveCapacity(Self.flushSize + (1 << 16))
+    }
+
+    /// Creates (or truncates) the file at `path`; `-` is standard output.
+    /// - Throws: ``StreamError`` naming the file when it cannot be opened.
+    public init(path: String) throws(StreamError) {
+        if path == "-" {
+            fd = STDOUT_FILENO
+            name = "standard output"
+            ownsDescriptor = false
+        } else {
+            let d = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard d >= 0 else { throw StreamError("cannot create", path, errno: errno) }
+            fd = d
+            name = path
+            ownsDescriptor = true
+        }
+        buffer.reserveCapacity(Self.flushSize + (1 << 16))
+    }
+
+    deinit { if ownsDescriptor { close(fd) } }
+
+    /// Appends bytes, writing them out once a megabyte is buffered.
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) throws(StreamError) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= Self.flushSize { try flush() }
+    }
+
+    /// Appends bytes and a `\n`.
+    func appendLine(_ bytes: UnsafeBufferPointer<UInt8>) throws(StreamError) {
+        buffer.append(contentsOf: bytes)
+        buffer.append(0x0A)
+        if buffer.count >= Self.flushSize { try flush() }
+    }
+
+    /// Appends text and a `\n`.
+    public func appendLine(_ text: String) throws(StreamError) {
+        buffer.append(contentsOf: text.utf8)
+        buffer.append(0x0A)
+        if buffer.count >= Self.flushSize { try flush() }
+    }
+
+    /// Appends `bytes[range]` and a `\n`.
+    func appendLine(_ bytes: [UInt8], _ range: Range<Int>) throws(StreamError) {
+        buffer.append(contentsOf: bytes[range])
+        buffer.append(0x0A)
+        if buffer.count >= Self.flushSize { try flush() }
+    }
+
+    /// Writes out what is buffered.
+    /// - Throws: ``StreamError`` naming the file when writing fails (a full disk, a closed pipe).
+    public func flush() throws(StreamError) {
+        var offset = 0
+        defer {
+            if offset >= buffer.count { buffer.removeAll(keepingCapacity: true) }
+            else { buffer.removeSubrange(0..<offset) }
+        }
+        while offset < buffer.count {
+            let n = buffer.withUnsafeBytes { b in
+                #if canImport(Glibc)
+                Glibc.write(fd, b.baseAddress! + offset, b.count - offset)
+                #else
+                Darwin.write(fd, b.baseAddress! + offset, b.count - offset)
+                #endif
+            }
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw StreamError("cannot write", name, errno: errno)
+            }
+            offset += n
+            bytesWritten += n
+        }
+    }
+}

@@ -1,0 +1,228 @@
+import ArgumentParser
+import EnrichEngine
+import EnrichStream
+import Foundation
+import GeoLookup
+import H3Core
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `geo-enrich enrich`: NDJSON records in, the same records enriched out (CONTRACT.md).
+struct EnrichCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "enrich",
+        abstract: "Enrich NDJSON location fixes and events (the contract's rules), keeping every input byte.",
+        discussion: """
+            Reads the INPUT files in order as one stream (standard input when none, or `-`) and \
+            writes each event and accepted fix as its input line with ,"geo":{...} inserted before \
+            the final }. Rejected fixes are counted, not written (unless --emit-rejected). Bad \
+            lines go to the error output as {"line":N,"reason":"<code>","raw":"..."} and the run \
+            goes on. A summary goes to standard error at the end.
+
+            Exit status: 0 when the input was read to its end (bad lines included); 1 when \
+            --max-errors was reached or an input or output failed; 64 for a usage error; 130 or \
+            143 after SIGINT or SIGTERM (what was read is finished, written and counted first).
+            """)
+
+    @Argument(help: "Input files, read in order as one stream; `-` or none for standard input.")
+    var inputs: [String] = []
+
+    @Option(name: .shortAndLong, help: "Write the enriched lines to this file instead of standard output.")
+    var output: String?
+
+    @Option(help: "Write bad-line reports (NDJSON) to this file instead of standard error.")
+    var errors: String?
+
+    @Option(help: "Write the run's statistics (JSON) to this file.")
+    var stats: String?
+
+    @Option(name: .customLong("distance-filter"), help: "Minimum WGS84 geodesic distance between a session's accepted fixes while the earlier one is live, in metres.")
+    var distanceFilter: Double = 100
+
+    @Option(help: "How long an accepted fix stays live for events, in seconds.")
+    var expiry: Double = 60
+
+    @Option(name: .customLong("h3-resolution"), help: "H3 resolution of the cell of each accepted fix (0-15).")
+    var h3Resolution: Int = 15
+
+    @Option(name: .customLong("postal-max-distance"), help: "Largest distance to a postal-code centroid, in metres.")
+    var postalMaxDistance: Double = 20_000
+
+    @Option(name: .customLong("max-accuracy"), help: "Reject fixes whose accuracy radius is larger, in metres (off by default).")
+    var maxAccuracy: Double?
+
+    @Option(name: .customLong("consent-not-set"), help: "What consent \"notSet\" means: allow or deny.")
+    var consentNotSet: EngineConfiguration.NotSetPolicy = .allow
+
+    @Option(name: .customLong("evict-after"), help: "Forget a session quiet for this long behind the newest timestamp, in seconds (default: twice the expiry). Raise it for input more out of order than evict-after minus expiry.")
+    var evictAfter: Double?
+
+    @Option(help: "Record format: canonical, eqworks, mobiletracker or datacloud (see the README).")
+    var format: RecordFormat = .canonical
+
+    @Flag(name: .customLong("emit-rejected"), help: "Also write rejected fixes, with \"rejected\":\"<reason>\" before the final }.")
+    var emitRejected = false
+
+    @Option(name: .customLong("max-errors"), help: "Stop with exit status 1 after this many bad lines.")
+    var maxErrors: Int?
+
+    @Option(help: "Worker threads (default: the processors available).")
+    var workers: Int?
+
+    @Option(help: "Folder of the data files (countries.bin, postal_ca.bin). Default: $GEO_ENRICH_DATA, else the data/ the binary was built beside.")
+    var data: String?
+
+    @Flag(help: "No summary line on standard error.")
+    var quiet = false
+
+    func validate() throws {
+        guard distanceFilter.isFinite, distanceFilter >= 0 else {
+            throw ValidationError("--distance-filter must be a non-negative number of metres, not \(distanceFilter)")
+        }
+        guard expiry.isFinite, expiry > 0, expiry < 1e12 else {
+            throw ValidationError("--expiry must be a positive number of seconds, not \(expiry)")
+        }
+        guard H3Resolution(rawValue: h3Resolution) != nil else {
+            throw ValidationError("--h3-resolution must be 0 to 15, not \(h3Resolution)")
+        }
+        guard postalMaxDistance.isFinite, postalMaxDistance >= 0 else {
+            throw ValidationError("--postal-max-distance must be a non-negative number of metres")
+        }
+        if let maxAccuracy, !(maxAccuracy.isFinite && maxAccuracy >= 0) {
+            throw ValidationError("--max-accuracy must be a non-negative number of metres")
+        }
+        if let evictAfter, !(evictAfter.isFinite && evictAfter >= expiry && evictAfter < 1e12) {
+            throw ValidationError("--evict-after must be a number of seconds at least --expiry (\(expiry))")
+        }
+        if let maxErrors, maxErrors < 1 { throw ValidationError("--max-errors must be at least 1") }
+        if let workers, !(1...256).contains(workers) { throw ValidationError("--workers must be 1 to 256") }
+    }
+
+    func run() throws {
+        var options = EnrichOptions()
+        options.engine.distanceFilter = distanceFilter
+        options.engine.expiry = Int64((expiry * 1000).rounded())
+        options.engine.h3Resolution = H3Resolution(rawValue: h3Resolution)!
+        options.engine.postalMaxDistance = postalMaxDistance
+        options.engine.maxAccuracy = maxAccuracy
+        options.engine.consentNotSet = consentNotSet
+        options.engine.evictAfter = evictAfter.map { Int64(($0 * 1000).rounded()) }
+        options.emitRejected = emitRejected
+        options.maxErrors = maxErrors
+        options.format = format
+        if let workers { options.workers = workers }
+
+        let started = DispatchTime.now().uptimeNanoseconds
+        let pipeline: EnrichPipeline
+        let files: [InputFile]
+        let out: OutputFile
+        let errorOutput: OutputFile
+        do {
+            let lookup = try LocationLookup(dataDirectory: DataDirectory.resolve(data),
+                                            postalMaxDistance: postalMaxDistance)
+            pipeline = try EnrichPipeline(options: options, lookup: lookup)
+            files = try (inputs.isEmpty ? ["-"] : inputs).map { try InputFile(path: $0) }
+            out = try output.map { try OutputFile(path: $0) } ?? .standardOutput()
+            errorOutput = try errors.map { try OutputFile(path: $0) } ?? .standardError()
+        } catch {
+            FileHandle.standardError("geo-enrich: \(error)")
+            throw ExitCode(1)
+        }
+
+        StopSignals.install()
+        let showProgress = isatty(STDERR_FILENO) == 1
+        let progress: (@Sendable (EnrichPipeline.Progress) -> Void)? = showProgress ? { @Sendable p in ProgressLine.show(p) } : nil
+        let statistics: EnrichStatistics
+        do throws(StreamError) {
+            statistics = try pipeline.run(inputs: files, output: out, errors: errorOutput, stop: StopSignals.flag,
+                                          progress: progress)
+        } catch {
+            if showProgress { ProgressLine.clear() }
+            FileHandle.standardError("geo-enrich: \(error)")
+            throw ExitCode(1)
+        }
+        if showProgress { ProgressLine.clear() }
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+
+        if let stats {
+            let json = statistics.json(elapsedSeconds: elapsed, extra: [("push", #"{"enabled":false}"#)])
+            do {
+                let file = try OutputFile(path: stats)
+                try file.appendLine(json)
+                try file.flush()
+            } catch {
+                FileHandle.standardError("geo-enrich: \(error)")
+                throw ExitCode(1)
+            }
+        }
+        if !quiet { FileHandle.standardError(Summary.line(statistics, elapsedSeconds: elapsed)) }
+        precondition(statistics.reconciles, "the statistics do not reconcile: \(statistics)")
+
+        switch StopSignals.flag.cause {
+        case SIGINT: throw ExitCode(130)
+        case SIGTERM: throw ExitCode(143)
+        default: break
+        }
+        if statistics.stoppedEarly { throw ExitCode(1) }  // --max-errors
+    }
+}
+
+extension EngineConfiguration.NotSetPolicy: ExpressibleByArgument {}
+extension RecordFormat: ExpressibleByArgument {}
+
+/// SIGINT and SIGTERM raise a flag the pipeline watches: stop reading, finish, write, exit.
+enum StopSignals {
+    static let flag = StopFlag()
+
+    static func install() {
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig) { received in StopSignals.flag.request(received) }
+        }
+    }
+}
+
+/// The live progress line on a terminal's standard error.
+enum ProgressLine {
+    static func show(_ p: EnrichPipeline.Progress) {
+        let rate = p.elapsedSeconds > 0 ? Double(p.lines) / p.elapsedSeconds : 0
+        var text = "\r\u{1B}[Kgeo-enrich: \(Summary.grouped(p.lines)) lines, \(Summary.grouped(Int(rate))) lines/s, "
+            + Summary.megabytes(p.bytes)
+        if let total = p.totalBytes, total > 0 {
+            text += String(format: " (%.1f %%)", 100 * Double(p.bytes) / Double(total))
+        }
+        FileHandle.standardError.write(text.data(using: .utf8)!)
+    }
+
+    static func clear() {
+        FileHandle.standardError.write("\r\u{1B}[K".data(using: .utf8)!)
+    }
+}
+
+/// The one-line human summary at the end of a run.
+enum Summary {
+    static func line(_ s: EnrichStatistics, elapsedSeconds: Double) -> String {
+        let r = s.fixesRejected
+        let rate = elapsedSeconds > 0 ? Int(Double(s.lines) / elapsedSeconds) : 0
+        return "geo-enrich: \(grouped(s.lines)) lines in \(String(format: "%.2f", elapsedSeconds)) s "
+            + "(\(grouped(rate)) lines/s): \(grouped(s.events)) events (\(grouped(s.eventsEnriched)) enriched), "
+            + "\(grouped(s.fixes)) fixes (\(grouped(s.fixesAccepted)) accepted; rejected: \(r.distance) distance, "
+            + "\(r.stale) stale, \(r.accuracy) accuracy, \(r.consent) consent), \(grouped(s.errors)) errors"
+            + (s.stoppedEarly ? "; stopped early" : "")
+    }
+
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n)
+        var out = ""
+        for (i, c) in digits.enumerated() {
+            if i > 0 && (digits.count - i) % 3 == 0 && c != "-" { out.append(",") }
+            out.append(c)
+        }
+        return out
+    }
+
+    static func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1e6) }
+}
