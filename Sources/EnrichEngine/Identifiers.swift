@@ -1,11 +1,14 @@
 /// A session of a mobile SDK: the key of all per-session state. Non-empty.
 ///
-/// The id's 64-bit FNV-1a hash is computed once, when the id is made at the boundary, so the
-/// engine's table lookups and shard choice do not hash the string again.
+/// The id's 64-bit hash is computed once, when the id is made at the boundary, so the engine's
+/// table lookups and shard choice do not hash the string again.
 public struct SessionID: Hashable, Sendable, CustomStringConvertible {
     /// The id as the SDK sent it.
     public let rawValue: String
-    /// FNV-1a of the id's UTF-8 bytes: stable across processes (unlike `hashValue`).
+    /// FNV-1a of the id's UTF-8 bytes, finished with MurmurHash3's 64-bit avalanche (`fmix64`):
+    /// stable across processes (unlike `hashValue`), and every bit depends on every byte. FNV-1a
+    /// alone barely moves its high bits between ids that differ in their last characters
+    /// (`s-000001`, `s-000002`, …), which put every such session in one shard.
     public let stableHash: UInt64
 
     /// - Returns: `nil` for an empty id (the contract requires a non-empty string).
@@ -17,6 +20,12 @@ public struct SessionID: Hashable, Sendable, CustomStringConvertible {
             h ^= UInt64(b)
             h &*= 0x0000_0100_0000_01b3
         }
+        // fmix64 (MurmurHash3, public domain): xor-shifts and multiplications by its constants
+        h ^= h >> 33
+        h &*= 0xff51_afd7_ed55_8ccd
+        h ^= h >> 33
+        h &*= 0xc4ce_b9fe_1a85_ec53
+        h ^= h >> 33
         stableHash = h
     }
 

@@ -20,6 +20,8 @@ final class BatchProcessor: @unchecked Sendable {
         var renderer: GeoRenderer
         /// The batch's output bytes of this partition's lines, while it is being decided.
         var output: [UInt8] = []
+        /// The batch's results of this partition's lines, while it is being decided.
+        var results: [DecidedLine] = []
         init(table: SessionTable<StandardEnricher>, format: RecordFormat) {
             self.table = table
             renderer = GeoRenderer(format: format)
@@ -27,6 +29,7 @@ final class BatchProcessor: @unchecked Sendable {
     }
 
     let partitions: [Partition]
+    private let pool: WorkerPool
     private let parser = RecordParser()
     private let emitRejected: Bool
     private let format: RecordFormat
@@ -47,6 +50,7 @@ final class BatchProcessor: @unchecked Sendable {
                                         format: format))
         }
         self.partitions = partitions
+        pool = WorkerPool(count: partitions.count)
         self.emitRejected = emitRejected
         self.format = format
     }
@@ -62,9 +66,17 @@ final class BatchProcessor: @unchecked Sendable {
         batch.records = Array(repeating: nil, count: n)
         batch.badReasons = Array(repeating: nil, count: n)
         batch.outcomes = Array(repeating: .blank, count: n)
-        batch.outputs = Array(repeating: OutputRef(source: OutputRef.none, start: 0, count: 0), count: n)
-        for p in partitions.indices { swap(&partitions[p].output, &batch.partitionBytes[p]) }
-        defer { for p in partitions.indices { swap(&partitions[p].output, &batch.partitionBytes[p]) } }
+        batch.routes = Array(repeating: 0, count: n)
+        for p in partitions.indices {
+            swap(&partitions[p].output, &batch.partitionBytes[p])
+            swap(&partitions[p].results, &batch.partitionResults[p])
+        }
+        defer {
+            for p in partitions.indices {
+                swap(&partitions[p].output, &batch.partitionBytes[p])
+                swap(&partitions[p].results, &batch.partitionResults[p])
+            }
+        }
         let w = workers
         // the workers share the batch through these pointers: each writes only its own lines
         // (parse) or its own sessions' lines (decide), and no array is resized meanwhile
@@ -72,21 +84,17 @@ final class BatchProcessor: @unchecked Sendable {
         batch.records.withUnsafeMutableBufferPointer { records in
         batch.badReasons.withUnsafeMutableBufferPointer { reasons in
         batch.outcomes.withUnsafeMutableBufferPointer { outcomes in
-        batch.outputs.withUnsafeMutableBufferPointer { outputs in
+        batch.routes.withUnsafeMutableBufferPointer { routes in
             let view = BatchView(bytes: UnsafePointer(batch.storage.baseAddress!.assumingMemoryBound(to: UInt8.self)),
                                  lines: lines, records: records, reasons: reasons, outcomes: outcomes,
-                                 outputs: outputs)
+                                 routes: routes)
             if w == 1 || n < 256 {
                 parse(view, 0..<n)
                 for p in 0..<w { decide(view, partition: p) }
                 return
             }
-            DispatchQueue.concurrentPerform(iterations: w) { k in
-                parse(view, (n * k / w)..<(n * (k + 1) / w))
-            }
-            DispatchQueue.concurrentPerform(iterations: w) { p in
-                decide(view, partition: p)
-            }
+            pool.run { k in self.parse(view, (n * k / w)..<(n * (k + 1) / w)) }
+            pool.run { p in self.decide(view, partition: p) }
         }}}}}
     }
 
@@ -104,8 +112,10 @@ final class BatchProcessor: @unchecked Sendable {
             switch format.parse(line, parser) {
             case .record(let record):
                 // the parser guarantees a non-empty id
-                view.records[i] = ReadyRecord(record: record, session: SessionID(record.sessionID)!)
-                view.outcomes[i] = .event
+                let session = SessionID(record.sessionID)!
+                view.records[i] = ReadyRecord(record: record, session: session)
+                view.outcomes[i] = .record
+                view.routes[i] = UInt8(truncatingIfNeeded: partition(of: session))
             case .bad(let reason):
                 view.reasons[i] = reason
                 view.outcomes[i] = .error
@@ -115,50 +125,62 @@ final class BatchProcessor: @unchecked Sendable {
 
     @inline(__always)
     private func partition(of session: SessionID) -> Int {
-        Int(truncatingIfNeeded: (session.stableHash >> 33) % UInt64(workers))
+        Int(truncatingIfNeeded: (session.stableHash >> 32) % UInt64(workers))
     }
 
-    /// Step 2: partition `p`'s records of the batch, in order.
+    /// Step 2: partition `p`'s records of the batch, in order. The partition writes only its own
+    /// buffers (no two cores write the same cache line).
     private func decide(_ view: BatchView, partition p: Int) {
         let part = partitions[p]
         var out = part.output
+        var results = part.results
         part.output = []
-        defer { part.output = out }
-        for i in view.records.indices {
-            guard let ready = view.records[i], partition(of: ready.session) == p else { continue }
+        part.results = []
+        defer {
+            part.output = out
+            part.results = results
+        }
+        let route = UInt8(truncatingIfNeeded: p)
+        for i in view.records.indices where view.routes[i] == route && view.outcomes[i] == .record {
+            guard let ready = view.records[i] else { continue }
             let record = ready.record
             let line = view.line(i)
             let start = out.count
+            let outcome: LineOutcome
             if let parsed = record.fix {
                 let fix = Self.fix(parsed, at: record.timestamp)
                 switch part.table.ingest(fix, session: ready.session, consent: record.consent?.engineConsent) {
                 case .accepted(let enrichment):
-                    view.outcomes[i] = .fixAccepted
+                    outcome = .fixAccepted
                     part.renderer.write(line: line, record: record, session: ready.session,
                                         enrichment: enrichment, age: 0, to: &out)
                 case .rejected(let reason):
-                    view.outcomes[i] = LineOutcome(reason)
-                    guard emitRejected else { continue }
+                    outcome = LineOutcome(reason)
+                    guard emitRejected else {
+                        results.append(DecidedLine(outcome: outcome, output: .none))
+                        continue
+                    }
                     part.renderer.writeRejected(line: line, record: record, reason: reason, to: &out)
                 }
             } else {
                 let time = Timestamp(milliseconds: record.timestamp)
                 if let attachment = part.table.attach(session: ready.session, at: time,
                                                       consent: record.consent?.engineConsent) {
-                    view.outcomes[i] = .eventEnriched
+                    outcome = .eventEnriched
                     part.renderer.write(line: line, record: record, session: ready.session,
                                         enrichment: attachment.enrichment, age: attachment.ageMilliseconds,
                                         to: &out)
                 } else {
-                    view.outcomes[i] = .event
+                    outcome = .event
                     guard part.renderer.writesPlainEvents else {
-                        view.outputs[i] = OutputRef(source: OutputRef.input, start: 0, count: 0)
+                        results.append(DecidedLine(outcome: outcome, output: .input))
                         continue
                     }
                     part.renderer.writePlain(line: line, record: record, to: &out)
                 }
             }
-            view.outputs[i] = OutputRef(source: Int32(p), start: Int32(start), count: Int32(out.count - start))
+            results.append(DecidedLine(outcome: outcome, output: .written, start: Int32(start),
+                                       count: Int32(out.count - start)))
         }
     }
 
@@ -208,7 +230,7 @@ struct BatchView: @unchecked Sendable {
     let records: UnsafeMutableBufferPointer<ReadyRecord?>
     let reasons: UnsafeMutableBufferPointer<BadLineReason?>
     let outcomes: UnsafeMutableBufferPointer<LineOutcome>
-    let outputs: UnsafeMutableBufferPointer<OutputRef>
+    let routes: UnsafeMutableBufferPointer<UInt8>
 
     @inline(__always)
     func line(_ i: Int) -> UnsafeBufferPointer<UInt8> {

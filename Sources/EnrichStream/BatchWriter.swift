@@ -34,12 +34,29 @@ final class BatchWriter {
     /// - Returns: `false` when the error limit was reached (the lines after it are not written).
     /// - Throws: ``StreamError`` when an output cannot be written.
     func write(_ batch: LineBatch) throws(StreamError) -> Bool {
-        let partitionBytes = batch.partitionBytes
         let base = UnsafePointer(batch.storage.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        var next = Array(repeating: 0, count: batch.partitionResults.count)
         for i in batch.lines.indices {
-            let outcome = batch.outcomes[i]
-            statistics.count(outcome)
-            if outcome == .error {
+            switch batch.outcomes[i] {
+            case .blank:
+                continue
+            case .record:
+                let p = Int(batch.routes[i])
+                let decided = batch.partitionResults[p][next[p]]
+                next[p] += 1
+                statistics.count(decided.outcome)
+                switch decided.output {
+                case .none:
+                    continue
+                case .input:
+                    let span = batch.lines[i]
+                    try output.appendLine(UnsafeBufferPointer(start: base + span.start, count: span.count))
+                case .written:
+                    try output.appendLine(batch.partitionBytes[p],
+                                          Int(decided.start)..<Int(decided.start + decided.count))
+                }
+            default:
+                statistics.count(.error)
                 let span = batch.lines[i]
                 report.removeAll(keepingCapacity: true)
                 BadLineReport.append(line: span.number, file: inputNames?[batch.source],
@@ -52,17 +69,6 @@ final class BatchWriter {
                     statistics.stoppedEarly = true
                     return false
                 }
-                continue
-            }
-            let ref = batch.outputs[i]
-            switch ref.source {
-            case OutputRef.none:
-                continue
-            case OutputRef.input:
-                let span = batch.lines[i]
-                try output.appendLine(UnsafeBufferPointer(start: base + span.start, count: span.count))
-            default:
-                try output.appendLine(partitionBytes[Int(ref.source)], Int(ref.start)..<Int(ref.start + ref.count))
             }
         }
         return true

@@ -37,7 +37,7 @@ public struct EnrichStatistics: Sendable, Equatable {
 
     mutating func count(_ outcome: LineOutcome) {
         switch outcome {
-        case .blank: return
+        case .blank, .record: return
         case .error: errors += 1
         case .event: events += 1
         case .eventEnriched: events += 1; eventsEnriched += 1

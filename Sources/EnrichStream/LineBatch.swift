@@ -19,6 +19,8 @@ struct LineSpan {
 enum LineOutcome: UInt8 {
     /// Only white space: skipped, not counted.
     case blank
+    /// A valid record, not decided yet: its partition's results say what became of it.
+    case record
     /// A bad line (rule 9), written to the error output.
     case error
     /// An event without a location.
@@ -42,15 +44,17 @@ enum LineOutcome: UInt8 {
     }
 }
 
-/// Where a line's output is: nowhere, the input line as it is, or bytes a partition wrote.
-struct OutputRef {
-    /// ``none``, ``input``, or the index of the partition whose buffer holds the bytes.
-    var source: Int32
-    var start: Int32
-    var count: Int32
+/// What a partition decided about one of its lines, and where the line's output is: nowhere,
+/// the input line as it is, or `count` bytes at `start` in the partition's output.
+struct DecidedLine {
+    var outcome: LineOutcome
+    var output: Output
+    var start: Int32 = 0
+    var count: Int32 = 0
 
-    static let none: Int32 = -1
-    static let input: Int32 = -2
+    enum Output: UInt8 {
+        case none, input, written
+    }
 }
 
 /// A checked record ready for the engine: the parse, and the session id with its hash.
@@ -80,13 +84,15 @@ final class LineBatch: @unchecked Sendable {
 
     /// One per line once parsed: the record, or `nil` for a blank or bad line.
     var records: [ReadyRecord?] = []
-    /// One per line once decided.
+    /// One per line once parsed: blank, error, or a record for the partition in ``routes``.
     var outcomes: [LineOutcome] = []
+    /// One per line once parsed: the partition of a record's session.
+    var routes: [UInt8] = []
     /// One per line once parsed: why the line is bad, or `nil`.
     var badReasons: [BadLineReason?] = []
-    /// One per line once decided: where its output is.
-    var outputs: [OutputRef] = []
-    /// The bytes each partition wrote for its lines.
+    /// Per partition, once decided: its records' results, in input order.
+    var partitionResults: [[DecidedLine]]
+    /// Per partition, once decided: the bytes it wrote for its lines.
     var partitionBytes: [[UInt8]]
 
     /// - Parameters:
@@ -95,6 +101,7 @@ final class LineBatch: @unchecked Sendable {
     init(capacity: Int, partitions: Int) {
         storage = .allocate(byteCount: capacity, alignment: 16)
         partitionBytes = Array(repeating: [], count: partitions)
+        partitionResults = Array(repeating: [], count: partitions)
     }
 
     deinit { storage.deallocate() }
@@ -116,9 +123,12 @@ final class LineBatch: @unchecked Sendable {
         lines.removeAll(keepingCapacity: true)
         records.removeAll(keepingCapacity: true)
         outcomes.removeAll(keepingCapacity: true)
-        outputs.removeAll(keepingCapacity: true)
+        routes.removeAll(keepingCapacity: true)
         badReasons.removeAll(keepingCapacity: true)
-        for i in partitionBytes.indices { partitionBytes[i].removeAll(keepingCapacity: true) }
+        for i in partitionBytes.indices {
+            partitionBytes[i].removeAll(keepingCapacity: true)
+            partitionResults[i].removeAll(keepingCapacity: true)
+        }
     }
 
     /// The bytes of line `i`.
