@@ -71,7 +71,11 @@ struct BatchReader {
             }
             let room = UnsafeMutableRawBufferPointer(start: batch.storage.baseAddress! + batch.filled,
                                                      count: batch.capacity - batch.filled)
-            let n = try input.read(into: room, stop: stop)
+            // with whole lines in hand and a pipe that is quiet for now, hand them on
+            guard let n = try input.read(into: room, stop: stop, waitIfIdle: batch.lines.isEmpty) else {
+                batch.endsBurst = true
+                break
+            }
             if n == 0 {
                 atEnd = true
                 // stopped, not at the end: the unfinished line was not read whole, so it is left
@@ -110,7 +114,7 @@ struct BatchReader {
                                                     count: batch.capacity - kept)
         let s = scratch.baseAddress!.assumingMemoryBound(to: UInt8.self)
         while true {
-            let n = try input.read(into: scratch, stop: stop)
+            let n = try input.read(into: scratch, stop: stop)!
             if n == 0 { atEnd = true; break }
             bytesRead += n
             if let nl = memchr(s, 0x0A, n) {

@@ -129,6 +129,7 @@ public final class EnrichPipeline: @unchecked Sendable {
                             writing = false
                             halt.request(1)
                         }
+                        if batch.endsBurst { try writer.flush() }
                         bytes = batch.bytesReadBefore
                     } catch {
                         failure.withLock { if $0 == nil { $0 = error } }

@@ -42,15 +42,26 @@ public final class InputFile: @unchecked Sendable {
     deinit { if ownsDescriptor { close(fd) } }
 
     /// Reads up to `buffer.count` bytes.
-    /// - Returns: the number read; 0 at the end of the input, or when `stop` is raised.
+    /// - Parameters:
+    ///   - buffer: where to put them.
+    ///   - stop: when raised, reading ends as at the end of the input.
+    ///   - waitIfIdle: when `false` and the input is a pipe or terminal with nothing to read right
+    ///     now, return `nil` at once rather than wait (so a live stream's lines are not held back
+    ///     until a batch fills).
+    /// - Returns: the number read; 0 at the end of the input, or when `stop` is raised; `nil`
+    ///   when idle and not asked to wait.
     /// - Throws: ``StreamError`` naming the file when reading fails.
-    func read(into buffer: UnsafeMutableRawBufferPointer, stop: StopFlag) throws(StreamError) -> Int {
+    func read(into buffer: UnsafeMutableRawBufferPointer, stop: StopFlag,
+              waitIfIdle: Bool = true) throws(StreamError) -> Int? {
         while true {
             if stop.isRequested { return 0 }
             if size == nil {
                 var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&p, 1, 200)
-                if ready == 0 { continue }
+                let ready = poll(&p, 1, waitIfIdle ? 200 : 0)
+                if ready == 0 {
+                    if !waitIfIdle { return nil }
+                    continue
+                }
                 if ready < 0 {
                     if errno == EINTR { continue }
                     throw StreamError("cannot read", name, errno: errno)

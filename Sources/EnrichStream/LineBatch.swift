@@ -79,6 +79,9 @@ final class LineBatch: @unchecked Sendable {
     var lines: [LineSpan] = []
     /// Index of the input (file) the lines come from.
     var source = 0
+    /// The input had nothing more to read for now when the batch was cut: a live stream, whose
+    /// output should be flushed now rather than when a buffer fills.
+    var endsBurst = false
     /// Input bytes read, over all inputs, when the batch was filled (for progress).
     var bytesReadBefore = 0
 
@@ -120,6 +123,7 @@ final class LineBatch: @unchecked Sendable {
     /// Empties the batch for reuse, keeping its allocations.
     func reset() {
         filled = 0
+        endsBurst = false
         lines.removeAll(keepingCapacity: true)
         records.removeAll(keepingCapacity: true)
         outcomes.removeAll(keepingCapacity: true)
