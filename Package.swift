@@ -57,6 +57,8 @@ let package = Package(
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup"], exclude: ["Fixtures"]),
         .testTarget(name: "EnrichEngineTests", dependencies: ["EnrichEngine", "TestSupport"]),
         .testTarget(name: "RecordCodecTests", dependencies: ["RecordCodec"], exclude: ["Fixtures"]),
+        .testTarget(name: "EnrichStreamTests", dependencies: ["EnrichStream", "RecordCodec", "GeoLookup"],
+                    exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -68,10 +68,10 @@ public final class EnrichPipeline: @unchecked Sendable {
         let decided = BlockingQueue<LineBatch>(capacity: poolSize)
         for _ in 0..<poolSize { free.push(LineBatch(capacity: options.batchBytes, partitions: workers)) }
         let failure = Mutex<StreamError?>(nil)
-        // the writer raises this to stop the reader (error limit, failed output) without
-        // counting as the user's stop
+        // the writer raises `halt` to stop the reader (error limit, failed output) without
+        // counting as the user's stop; the reader stops on either
         let halt = StopFlag()
-        let readerStop = StopFlag()
+        let readerStop = StopFlag(following: stop)
         let totalBytes: Int? = inputs.allSatisfy { $0.size != nil } ? inputs.reduce(0) { $0 + ($1.size ?? 0) } : nil
 
         // reader: inputs → batches
@@ -91,6 +91,7 @@ public final class EnrichPipeline: @unchecked Sendable {
                     } catch {
                         failure.withLock { if $0 == nil { $0 = error } }
                         halt.request(1)
+                        readerStop.request(1)
                         free.push(batch)
                         return
                     }
@@ -100,14 +101,6 @@ public final class EnrichPipeline: @unchecked Sendable {
                 }
                 before += reader.bytesRead
                 if readerStop.isRequested { return }
-            }
-        }
-        // a watcher forwards the user's stop and the writer's halt to the reader's flag
-        let watching = Atomic<Bool>(true)
-        let watcher = Thread {
-            while watching.load(ordering: .relaxed) {
-                if stop.isRequested || halt.isRequested { readerStop.request(1); return }
-                usleep(20_000)
             }
         }
 
@@ -128,6 +121,7 @@ public final class EnrichPipeline: @unchecked Sendable {
                         if try !writer.write(batch) {
                             writing = false
                             halt.request(1)
+                            readerStop.request(1)
                         }
                         if batch.endsBurst { try writer.flush() }
                         bytes = batch.bytesReadBefore
@@ -135,6 +129,7 @@ public final class EnrichPipeline: @unchecked Sendable {
                         failure.withLock { if $0 == nil { $0 = error } }
                         writing = false
                         halt.request(1)
+                        readerStop.request(1)
                     }
                 }
                 free.push(batch)
@@ -151,7 +146,6 @@ public final class EnrichPipeline: @unchecked Sendable {
             do throws(StreamError) { try writer.flush() } catch { failure.withLock { if $0 == nil { $0 = error } } }
         }
         readerThread.start()
-        watcher.start()
         writerThread.start()
 
         // this thread: parse and decide
@@ -162,7 +156,6 @@ public final class EnrichPipeline: @unchecked Sendable {
         decided.close()
         readerDone.wait()
         writerDone.wait()
-        watching.store(false, ordering: .relaxed)
 
         var statistics = writer.statistics
         if stop.isRequested { statistics.stoppedEarly = true }

@@ -6,63 +6,70 @@ import Foundation
 /// Why not `DispatchQueue.concurrentPerform`: its iterations go to whichever thread claims them
 /// first, and on a busy two-core machine the caller often claimed them all before a pool thread
 /// woke, leaving a core idle. Here worker k always runs on thread k, which also keeps each
-/// session partition's data in one core's cache.
+/// session partition's data in one core's cache. The threads end when the pool is released.
 final class WorkerPool: @unchecked Sendable {
+    /// What the threads share with the pool; they hold it, not the pool, so the pool can go.
+    private final class Shared: @unchecked Sendable {
+        let condition = NSCondition()
+        // guarded by `condition`
+        var generation = 0
+        var pending = 0
+        var job: ((Int) -> Void)?
+        var shuttingDown = false
+    }
+
     let count: Int
-    private let condition = NSCondition()
-    // guarded by `condition`
-    private var generation = 0
-    private var pending = 0
-    private var job: ((Int) -> Void)?
-    private var shuttingDown = false
+    private let shared = Shared()
 
     /// - Parameter count: workers, the caller's thread included (at least 1).
     init(count: Int) {
         self.count = max(1, count)
         for k in 1..<self.count {
-            let thread = Thread { [unowned self] in self.loop(k) }
+            let shared = self.shared
+            let thread = Thread { Self.loop(k, shared) }
             thread.name = "geo-enrich worker \(k)"
             thread.start()
         }
     }
 
     deinit {
-        condition.lock()
-        shuttingDown = true
-        condition.broadcast()
-        condition.unlock()
+        shared.condition.lock()
+        shared.shuttingDown = true
+        shared.condition.broadcast()
+        shared.condition.unlock()
     }
 
     /// Runs `body(k)` for k in 0..<count in parallel and waits for all of them.
     func run(_ body: @escaping (Int) -> Void) {
         guard count > 1 else { body(0); return }
-        condition.lock()
-        job = body
-        pending = count - 1
-        generation += 1
-        condition.broadcast()
-        condition.unlock()
+        let s = shared
+        s.condition.lock()
+        s.job = body
+        s.pending = count - 1
+        s.generation += 1
+        s.condition.broadcast()
+        s.condition.unlock()
         body(0)
-        condition.lock()
-        while pending > 0 { condition.wait() }
-        job = nil
-        condition.unlock()
+        s.condition.lock()
+        while s.pending > 0 { s.condition.wait() }
+        s.job = nil
+        s.condition.unlock()
     }
 
-    private func loop(_ k: Int) {
+    private static func loop(_ k: Int, _ s: Shared) {
         var seen = 0
         while true {
-            condition.lock()
-            while generation == seen && !shuttingDown { condition.wait() }
-            if shuttingDown { condition.unlock(); return }
-            seen = generation
-            let body = job!
-            condition.unlock()
+            s.condition.lock()
+            while s.generation == seen && !s.shuttingDown { s.condition.wait() }
+            if s.shuttingDown { s.condition.unlock(); return }
+            seen = s.generation
+            let body = s.job!
+            s.condition.unlock()
             body(k)
-            condition.lock()
-            pending -= 1
-            if pending == 0 { condition.broadcast() }
-            condition.unlock()
+            s.condition.lock()
+            s.pending -= 1
+            if s.pending == 0 { s.condition.broadcast() }
+            s.condition.unlock()
         }
     }
 }
