@@ -18,12 +18,18 @@ final class BatchProcessor: @unchecked Sendable {
     final class Partition {
         var table: SessionTable<StandardEnricher>
         var renderer: GeoRenderer
+        /// For the EQWorks format: the enrichment of a record's own location when the engine
+        /// rejected its fix (the record still describes itself).
+        var ownEnricher: StandardEnricher
+        /// The batch's outcomes of SDK lines' records, while it is being decided.
+        var outcomes: [LineOutcome] = []
         /// The batch's output bytes of this partition's lines, while it is being decided.
         var output: [UInt8] = []
         /// The batch's results of this partition's lines, while it is being decided.
         var results: [DecidedLine] = []
-        init(table: SessionTable<StandardEnricher>, format: RecordFormat) {
+        init(table: SessionTable<StandardEnricher>, ownEnricher: StandardEnricher, format: RecordFormat) {
             self.table = table
+            self.ownEnricher = ownEnricher
             renderer = GeoRenderer(format: format)
         }
     }
@@ -31,6 +37,9 @@ final class BatchProcessor: @unchecked Sendable {
     let partitions: [Partition]
     private let pool: WorkerPool
     private let parser = RecordParser()
+    private let sdkParser: SDKRecordParser?
+    /// Workers for parsing (the partitions decide; one when the format mixes sessions in a line).
+    private let parseWorkers: Int
     private let emitRejected: Bool
     private let format: RecordFormat
 
@@ -44,13 +53,16 @@ final class BatchProcessor: @unchecked Sendable {
     init(configuration: EngineConfiguration, lookup: LocationLookup, workers: Int, emitRejected: Bool,
          format: RecordFormat) throws {
         var partitions: [Partition] = []
-        for _ in 0..<max(1, workers) {
+        for _ in 0..<(format.mixesSessionsInALine ? 1 : max(1, workers)) {
             let enricher = try StandardEnricher(lookup: lookup, resolution: configuration.h3Resolution)
+            let own = try StandardEnricher(lookup: lookup, resolution: configuration.h3Resolution)
             partitions.append(Partition(table: SessionTable(configuration: configuration, enricher: enricher),
-                                        format: format))
+                                        ownEnricher: own, format: format))
         }
         self.partitions = partitions
-        pool = WorkerPool(count: partitions.count)
+        parseWorkers = max(1, workers)
+        pool = WorkerPool(count: parseWorkers)
+        sdkParser = format.sdk.map { SDKRecordParser(format: $0) }
         self.emitRejected = emitRejected
         self.format = format
     }
@@ -70,14 +82,17 @@ final class BatchProcessor: @unchecked Sendable {
         for p in partitions.indices {
             swap(&partitions[p].output, &batch.partitionBytes[p])
             swap(&partitions[p].results, &batch.partitionResults[p])
+            swap(&partitions[p].outcomes, &batch.partitionOutcomes[p])
         }
         defer {
             for p in partitions.indices {
                 swap(&partitions[p].output, &batch.partitionBytes[p])
                 swap(&partitions[p].results, &batch.partitionResults[p])
+                swap(&partitions[p].outcomes, &batch.partitionOutcomes[p])
             }
         }
-        let w = workers
+        let w = parseWorkers
+        let partitionCount = workers
         // the workers share the batch through these pointers: each writes only its own lines
         // (parse) or its own sessions' lines (decide), and no array is resized meanwhile
         batch.lines.withUnsafeBufferPointer { lines in
@@ -90,11 +105,14 @@ final class BatchProcessor: @unchecked Sendable {
                                  routes: routes)
             if w == 1 || n < 256 {
                 parse(view, 0..<n)
-                for p in 0..<w { decide(view, partition: p) }
-                return
+            } else {
+                pool.run { k in self.parse(view, (n * k / w)..<(n * (k + 1) / w)) }
             }
-            pool.run { k in self.parse(view, (n * k / w)..<(n * (k + 1) / w)) }
-            pool.run { p in self.decide(view, partition: p) }
+            if partitionCount == 1 || n < 256 {
+                for p in 0..<partitionCount { decide(view, partition: p) }
+            } else {
+                pool.run { p in if p < partitionCount { self.decide(view, partition: p) } }
+            }
         }}}}}
     }
 
@@ -109,11 +127,24 @@ final class BatchProcessor: @unchecked Sendable {
             }
             let line = view.line(i)
             if RecordParser.isBlank(line) { continue }
-            switch format.parse(line, parser) {
+            if let sdkParser {
+                switch sdkParser.parse(line) {
+                case .records(let records):
+                    let sessions = records.map { SessionID($0.record.sessionID)! }
+                    view.records[i] = .sdk(records, sessions)
+                    view.outcomes[i] = .records
+                    view.routes[i] = sessions.first.map { UInt8(truncatingIfNeeded: partition(of: $0)) } ?? 0
+                case .bad(let reason):
+                    view.reasons[i] = reason
+                    view.outcomes[i] = .error
+                }
+                continue
+            }
+            switch parser.parse(line) {
             case .record(let record):
                 // the parser guarantees a non-empty id
                 let session = SessionID(record.sessionID)!
-                view.records[i] = ReadyRecord(record: record, session: session)
+                view.records[i] = .canonical(record, session)
                 view.outcomes[i] = .record
                 view.routes[i] = UInt8(truncatingIfNeeded: partition(of: session))
             case .bad(let reason):
@@ -141,8 +172,17 @@ final class BatchProcessor: @unchecked Sendable {
             part.results = results
         }
         let route = UInt8(truncatingIfNeeded: p)
-        for i in view.records.indices where view.routes[i] == route && view.outcomes[i] == .record {
-            guard let ready = view.records[i] else { continue }
+        for i in view.records.indices where view.routes[i] == route {
+            let ready: (record: ParsedRecord, session: SessionID)
+            switch view.records[i] {
+            case .canonical(let record, let session)?:
+                ready = (record, session)
+            case .sdk(let records, let sessions)?:
+                results.append(decideSDK(view.line(i), records, sessions, part, &out))
+                continue
+            case nil:
+                continue
+            }
             let record = ready.record
             let line = view.line(i)
             let start = out.count
@@ -182,6 +222,71 @@ final class BatchProcessor: @unchecked Sendable {
             results.append(DecidedLine(outcome: outcome, output: .written, start: Int32(start),
                                        count: Int32(out.count - start)))
         }
+    }
+
+    /// Step 2 for an SDK line: each record through the engine in order, then the line written
+    /// with their enrichment placed.
+    private func decideSDK(_ line: UnsafeBufferPointer<UInt8>, _ records: [SDKRecord], _ sessions: [SessionID],
+                           _ part: Partition, _ out: inout [UInt8]) -> DecidedLine {
+        let first = part.outcomes.count
+        var geos: [GeoFields?] = []
+        var written = format == .eqworks  // EQWorks records are events that carry their own fix
+        for (sdk, session) in zip(records, sessions) {
+            let record = sdk.record
+            let consent = record.consent?.engineConsent
+            if let parsed = record.fix {
+                let fix = Self.fix(parsed, at: record.timestamp)
+                switch part.table.ingest(fix, session: session, consent: consent) {
+                case .accepted(let enrichment):
+                    part.outcomes.append(.fixAccepted)
+                    geos.append(GeoRenderer.fields(enrichment, age: 0))
+                    written = true
+                case .rejected(let reason):
+                    part.outcomes.append(LineOutcome(reason))
+                    if format == .eqworks && reason != .consent {
+                        geos.append(ownFields(parsed, record.timestamp, part))
+                    } else {
+                        geos.append(nil)
+                        written = written || emitRejected
+                    }
+                }
+            } else {
+                let time = Timestamp(milliseconds: record.timestamp)
+                if let attachment = part.table.attach(session: session, at: time, consent: consent) {
+                    part.outcomes.append(.eventEnriched)
+                    geos.append(GeoRenderer.fields(attachment.enrichment, age: attachment.ageMilliseconds))
+                } else {
+                    part.outcomes.append(.event)
+                    geos.append(nil)
+                }
+                written = true
+            }
+        }
+        var decided = DecidedLine(outcome: .records, output: .none, firstOutcome: Int32(first),
+                                  outcomeCount: Int32(part.outcomes.count - first))
+        guard written else { return decided }
+        if geos.allSatisfy({ $0 == nil }) {
+            decided.output = .input
+            return decided
+        }
+        let start = out.count
+        SDKSplice.append(line: line, records: records, geos: geos, to: &out)
+        decided.output = .written
+        decided.start = Int32(start)
+        decided.count = Int32(out.count - start)
+        return decided
+    }
+
+    /// The enrichment of a record's own position, for an EQWorks record whose fix the engine
+    /// rejected.
+    private func ownFields(_ parsed: ParsedFix, _ timestamp: Int64, _ part: Partition) -> GeoFields {
+        let (cell, country, postal) = part.ownEnricher.enrich(latitude: parsed.latitude.doubleValue,
+                                                              longitude: parsed.longitude.doubleValue)
+        return GeoFields(latitude: parsed.latitude, longitude: parsed.longitude, accuracy: parsed.accuracy,
+                         fixTimestamp: timestamp, ageMilliseconds: 0, h3: cell.rawValue,
+                         country: country?.description,
+                         postal: postal.map { PostalFields(code: $0.code.formatted, fsa: $0.fsa,
+                                                           distanceMetres: $0.distanceMetres) })
     }
 
     /// The engine's fix for a parsed one; the tag keeps which numbers were JSON integers.

@@ -40,11 +40,19 @@ final class BatchWriter {
             switch batch.outcomes[i] {
             case .blank:
                 continue
-            case .record:
+            case .record, .records:
                 let p = Int(batch.routes[i])
                 let decided = batch.partitionResults[p][next[p]]
                 next[p] += 1
-                statistics.count(decided.outcome)
+                statistics.countLine()
+                if decided.outcome == .records {
+                    let outcomes = batch.partitionOutcomes[p]
+                    for k in Int(decided.firstOutcome)..<Int(decided.firstOutcome + decided.outcomeCount) {
+                        statistics.count(outcomes[k])
+                    }
+                } else {
+                    statistics.count(decided.outcome)
+                }
                 switch decided.output {
                 case .none:
                     continue
@@ -56,6 +64,7 @@ final class BatchWriter {
                                           Int(decided.start)..<Int(decided.start + decided.count))
                 }
             default:
+                statistics.countLine()
                 statistics.count(.error)
                 let span = batch.lines[i]
                 report.removeAll(keepingCapacity: true)

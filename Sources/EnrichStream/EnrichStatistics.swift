@@ -1,5 +1,6 @@
-/// The run's figures (contract rule 10): every non-blank line is an event, a fix (accepted or
-/// rejected by reason) or an error, so `lines == events + fixesAccepted + fixesRejected.total + errors`.
+/// The run's figures (contract rule 10): every record is an event, a fix (accepted or rejected by
+/// reason) or an error, so `records == events + fixesAccepted + fixesRejected.total + errors`;
+/// and `records == lines` but in the EQWorks format, where a batch line holds many records.
 public struct EnrichStatistics: Sendable, Equatable {
     /// Fixes rejected, by reason.
     public struct Rejections: Sendable, Equatable {
@@ -12,6 +13,8 @@ public struct EnrichStatistics: Sendable, Equatable {
 
     /// Non-blank lines read.
     public var lines = 0
+    /// Records: a line's one record, or each record of an EQWorks batch; a bad line counts as one.
+    public var records = 0
     /// Valid records that are not fixes.
     public var events = 0
     /// Events that got the session's live location.
@@ -31,13 +34,17 @@ public struct EnrichStatistics: Sendable, Equatable {
 
     /// Whether the figures reconcile (they always should; the CLI checks before it writes them).
     public var reconciles: Bool {
-        lines == events + fixesAccepted + fixesRejected.total + errors
+        records == events + fixesAccepted + fixesRejected.total + errors
             && fixes == fixesAccepted + fixesRejected.total && eventsEnriched <= events
     }
 
+    /// Counts a non-blank line (its records are counted with ``count(_:)``).
+    mutating func countLine() { lines += 1 }
+
+    /// Counts one record's outcome.
     mutating func count(_ outcome: LineOutcome) {
         switch outcome {
-        case .blank, .record: return
+        case .blank, .record, .records: return
         case .error: errors += 1
         case .event: events += 1
         case .eventEnriched: events += 1; eventsEnriched += 1
@@ -47,14 +54,14 @@ public struct EnrichStatistics: Sendable, Equatable {
         case .rejectedAccuracy: fixes += 1; fixesRejected.accuracy += 1
         case .rejectedConsent: fixes += 1; fixesRejected.consent += 1
         }
-        lines += 1
+        records += 1
     }
 
     /// The statistics as one JSON object: the keys of contract rule 10 in its order, then
     /// `elapsed_s` (seconds, 3 decimals) and `extra`'s keys and values (already JSON), in order.
     public func json(elapsedSeconds: Double, extra: [(key: String, json: String)] = []) -> String {
         let r = fixesRejected
-        var s = #"{"lines":\#(lines),"events":\#(events),"events_enriched":\#(eventsEnriched),"#
+        var s = #"{"lines":\#(lines),"records":\#(records),"events":\#(events),"events_enriched":\#(eventsEnriched),"#
         s += #""fixes":\#(fixes),"fixes_accepted":\#(fixesAccepted),"#
         s += #""fixes_rejected":{"distance":\#(r.distance),"stale":\#(r.stale),"accuracy":\#(r.accuracy),"consent":\#(r.consent)},"#
         s += #""errors":\#(errors),"bytes":\#(bytes),"stopped_early":\#(stoppedEarly),"#

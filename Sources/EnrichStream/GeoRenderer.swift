@@ -48,6 +48,13 @@ struct GeoRenderer {
         out.append(contentsOf: line)
     }
 
+    /// The `geo` values of an enrichment seen `age` milliseconds after its fix.
+    static func fields(_ e: Enrichment, age: Int64) -> GeoFields {
+        var f = fields(e)
+        f.ageMilliseconds = age
+        return f
+    }
+
     /// The `geo` values of an enrichment, numbers in the form the fix wrote them.
     static func fields(_ e: Enrichment) -> GeoFields {
         GeoFields(latitude: number(e.latitude, integer: e.tag & NumberForms.latitudeInteger != 0),

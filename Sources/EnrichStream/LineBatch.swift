@@ -21,6 +21,8 @@ enum LineOutcome: UInt8 {
     case blank
     /// A valid record, not decided yet: its partition's results say what became of it.
     case record
+    /// An SDK line's records: the partition's list of outcomes holds one per record.
+    case records
     /// A bad line (rule 9), written to the error output.
     case error
     /// An event without a location.
@@ -51,16 +53,21 @@ struct DecidedLine {
     var output: Output
     var start: Int32 = 0
     var count: Int32 = 0
+    /// For ``LineOutcome/records``: where the records' outcomes are in the partition's list.
+    var firstOutcome: Int32 = 0
+    var outcomeCount: Int32 = 0
 
     enum Output: UInt8 {
         case none, input, written
     }
 }
 
-/// A checked record ready for the engine: the parse, and the session id with its hash.
-struct ReadyRecord {
-    var record: ParsedRecord
-    var session: SessionID
+/// A checked line ready for the engine: its record(s) and their session ids with their hashes.
+enum ReadyRecord {
+    /// A canonical record.
+    case canonical(ParsedRecord, SessionID)
+    /// The records of an SDK payload line (an EQWorks batch may hold several, or none).
+    case sdk([SDKRecord], [SessionID])
 }
 
 /// A run of whole input lines on its way through the pipeline: read, then parsed, then decided
@@ -97,6 +104,8 @@ final class LineBatch: @unchecked Sendable {
     var partitionResults: [[DecidedLine]]
     /// Per partition, once decided: the bytes it wrote for its lines.
     var partitionBytes: [[UInt8]]
+    /// Per partition, once decided: the outcomes of SDK lines' records.
+    var partitionOutcomes: [[LineOutcome]]
 
     /// - Parameters:
     ///   - capacity: the initial size of ``storage`` in bytes.
@@ -105,6 +114,7 @@ final class LineBatch: @unchecked Sendable {
         storage = .allocate(byteCount: capacity, alignment: 16)
         partitionBytes = Array(repeating: [], count: partitions)
         partitionResults = Array(repeating: [], count: partitions)
+        partitionOutcomes = Array(repeating: [], count: partitions)
     }
 
     deinit { storage.deallocate() }
@@ -132,6 +142,7 @@ final class LineBatch: @unchecked Sendable {
         for i in partitionBytes.indices {
             partitionBytes[i].removeAll(keepingCapacity: true)
             partitionResults[i].removeAll(keepingCapacity: true)
+            partitionOutcomes[i].removeAll(keepingCapacity: true)
         }
     }
 

@@ -22,4 +22,7 @@ public enum BadLineReason: String, Sendable, CaseIterable, Hashable {
     case badCoordinates = "bad_coordinates"
     /// A `location` record whose `accuracy` is present but not a number >= 0.
     case badAccuracy = "bad_accuracy"
+    /// SDK formats only: an EQWorks `batch` whose `batch_info` is not an array of objects, or a
+    /// payload nested deeper than the format reader follows (512 levels).
+    case badBatch = "bad_batch"
 }

@@ -1,0 +1,84 @@
+/// Writes an SDK payload line with its records' enrichment placed where ``SDKRecordParser`` said:
+/// values replaced, members inserted before an object's `}`, every other byte copied.
+public enum SDKSplice {
+    /// Appends the enriched line (without a terminator) to `output`.
+    ///
+    /// - Parameters:
+    ///   - line: the input line, as parsed.
+    ///   - records: the line's records.
+    ///   - geos: each record's enrichment, or `nil` to leave the record as it is.
+    ///   - output: the buffer to append to.
+    /// - Complexity: O(n) in the line's length.
+    public static func append(line: UnsafeBufferPointer<UInt8>, records: [SDKRecord], geos: [GeoFields?],
+                              to output: inout [UInt8]) {
+        var edits: [(SDKPlacement, GeoFields)] = []
+        for (record, geo) in zip(records, geos) {
+            guard let geo else { continue }
+            // no postal code to give: the payload's own `postalcode`, if any, stays as it is
+            for placement in record.placements where placement.content != .postalcode || geo.postal != nil {
+                edits.append((placement, geo))
+            }
+        }
+        // stable: insertions at one point keep the order they were listed in
+        let ordered = edits.enumerated().sorted {
+            ($0.element.0.range.lowerBound, $0.offset) < ($1.element.0.range.lowerBound, $1.offset)
+        }.map(\.element)
+        var copied = 0
+        for (placement, geo) in ordered {
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: line[copied..<placement.range.lowerBound]))
+            write(placement, geo, to: &output)
+            copied = placement.range.upperBound
+        }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: line[copied...]))
+    }
+
+    private static func write(_ placement: SDKPlacement, _ geo: GeoFields, to output: inout [UInt8]) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Splice.capacity(for: geo) + 64) { buffer in
+            var w = ByteWriter(buffer)
+            let insert = placement.isInsertion
+            let comma = insert && placement.needsComma
+            switch placement.content {
+            case .h3Index:
+                if insert { w.write(comma ? #","h3Index":"# : #""h3Index":"#) }
+                OrjsonText.writeHexString(geo.h3, to: &w)
+            case .postalcode:
+                let postal = geo.postal!
+                if insert { w.write(comma ? #","postalcode":"# : #""postalcode":"#) }
+                w.write(#"{"postalcode":"#)
+                OrjsonText.writeString(postal.code.filter { $0 != " " }, to: &w)
+                w.write(#","fsa":"#)
+                OrjsonText.writeString(postal.fsa, to: &w)
+                w.write(UInt8(ascii: "}"))
+            case .geo:
+                // Splice's text is `,"geo":{…}}`: the last `}` closes the record, which stays in the line
+                Splice.writeHead(geo, to: &w)
+                OrjsonText.writeInteger(geo.ageMilliseconds, to: &w)
+                Splice.writeTail(geo, to: &w)
+                let text = UnsafeBufferPointer(rebasing: w.written[(comma ? 0 : 1)..<(w.count - 1)])
+                output.append(contentsOf: text)
+                return
+            case .geoWithoutPosition:
+                w.write(comma ? #","geo":{"# : #""geo":{"#)
+                if let accuracy = geo.accuracy {
+                    w.write(#""accuracy":"#)
+                    OrjsonText.writeNumber(accuracy, to: &w)
+                    w.write(UInt8(ascii: ","))
+                }
+                w.write(#""fix_timestamp":"#)
+                OrjsonText.writeISOTimestamp(milliseconds: geo.fixTimestamp, to: &w)
+                w.write(#","age_ms":"#)
+                OrjsonText.writeInteger(geo.ageMilliseconds, to: &w)
+                Splice.writeTail(geo, to: &w)
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: w.written[..<(w.count - 1)]))
+                return
+            case .latitude:
+                if insert { w.write(comma ? #","latitude":"# : #""latitude":"#) }
+                OrjsonText.writeNumber(geo.latitude, to: &w)
+            case .longitude:
+                if insert { w.write(comma ? #","longitude":"# : #""longitude":"#) }
+                OrjsonText.writeNumber(geo.longitude, to: &w)
+            }
+            output.append(contentsOf: w.written)
+        }
+    }
+}
