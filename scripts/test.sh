@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of geo-enrich: installs what is missing, runs the Swift test suite, then
 # the differential checks of the CLI: H3 against PyPI h3 4.5.0 on 200,000 fresh random points,
-# and the lookup against the peer's lookup (../shared/bench) on 40,000 points.
+# the lookup against the peer's lookup (../shared/bench) on 40,000 points, and `enrich` against
+# the peer on a fresh 100,000-line stream with every kind of broken line.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,3 +19,7 @@ if [ ! -f "$peer/peer_enrich.py" ]; then
 fi
 bash "$peer/setup_peer.sh" >/dev/null
 python3 scripts/lookup_diffcheck.py --bin .build/release/geo-enrich --peer "$peer/peer_enrich.py"
+
+# `enrich` against the peer itself: a fresh generated stream with the broken-lines corpus
+# spliced in, under three configurations; output, error lines and statistics must agree
+python3 scripts/enrich_diffcheck.py --bin .build/release/geo-enrich --peer "$peer/peer_enrich.py" --lines 100000

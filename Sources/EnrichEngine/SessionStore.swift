@@ -55,9 +55,11 @@ struct SessionStore {
             optOut(session)
         case .notSet? where configuration.consentNotSet == .deny:
             optOut(session)
-        case .optIn?, .notSet?:
+        case .optIn?:
             optedOut.remove(session)
-        case nil:
+        case .notSet?, nil:
+            // allowed: a session never opted out is treated as opted in, and an opt-out stays in
+            // force until an explicit optIn (as the peer decides)
             break
         }
     }
@@ -149,7 +151,7 @@ struct SessionStore {
         guard t > watermark else { return }
         watermark = t
         if lastSweep == .min { lastSweep = t }
-        if t - lastSweep >= configuration.expiry { sweep() }
+        if t - lastSweep >= configuration.expiry && states.count >= configuration.evictionThreshold { sweep() }
     }
 
     /// Evicts what the watermark allows now, and gives memory back: the states array is

@@ -58,13 +58,13 @@ public struct EnrichStatistics: Sendable, Equatable {
     }
 
     /// The statistics as one JSON object: the keys of contract rule 10 in its order, then
-    /// `elapsed_s` (seconds, 3 decimals) and `extra`'s keys and values (already JSON), in order.
+    /// `records`, `bytes` (input bytes read), `stopped_early`, `elapsed_s` (seconds, 3 decimals) and `extra`'s keys and values (already JSON), in order.
     public func json(elapsedSeconds: Double, extra: [(key: String, json: String)] = []) -> String {
         let r = fixesRejected
-        var s = #"{"lines":\#(lines),"records":\#(records),"events":\#(events),"events_enriched":\#(eventsEnriched),"#
+        var s = #"{"lines":\#(lines),"events":\#(events),"events_enriched":\#(eventsEnriched),"#
         s += #""fixes":\#(fixes),"fixes_accepted":\#(fixesAccepted),"#
         s += #""fixes_rejected":{"distance":\#(r.distance),"stale":\#(r.stale),"accuracy":\#(r.accuracy),"consent":\#(r.consent)},"#
-        s += #""errors":\#(errors),"bytes":\#(bytes),"stopped_early":\#(stoppedEarly),"#
+        s += #""errors":\#(errors),"records":\#(records),"bytes":\#(bytes),"stopped_early":\#(stoppedEarly),"#
         s += #""elapsed_s":\#((elapsedSeconds * 1000).rounded() / 1000)"#
         for (key, json) in extra { s += #","\#(key)":\#(json)"# }
         return s + "}"

@@ -30,7 +30,8 @@ struct ModelTests {
             switch r.consent {
             case .optOut?: optedOut.insert(r.session); history[r.session] = nil
             case .notSet? where configuration.consentNotSet == .deny: optedOut.insert(r.session); history[r.session] = nil
-            case .optIn?, .notSet?: optedOut.remove(r.session)
+            case .optIn?: optedOut.remove(r.session)
+            case .notSet?: break  // allowed: an opt-out stays until optIn, as in the peer
             case nil: break
             }
             let hist = history[r.session] ?? []
@@ -166,11 +167,18 @@ struct ModelTests {
         #expect(table.liveSessions == reference.history.count(where: { !$0.value.isEmpty }))
     }
 
+    /// The default rules, evicting whenever the rule allows (no threshold of live sessions).
+    static var evictingAlways: EngineConfiguration {
+        var c = EngineConfiguration()
+        c.evictionThreshold = 0
+        return c
+    }
+
     @Test("eviction never changes the output of a time-ordered stream", arguments: [7, 8, 9] as [UInt64])
     func eviction(seed: UInt64) {
         var keep = EngineConfiguration()
         keep.evictAfter = Int64.max / 4
-        var evicting = SessionTable(configuration: EngineConfiguration(), enricher: H3OnlyEnricher())
+        var evicting = SessionTable(configuration: Self.evictingAlways, enricher: H3OnlyEnricher())
         var keeping = SessionTable(configuration: keep, enricher: H3OnlyEnricher())
         var evictions = 0
         var previous = 0
@@ -187,7 +195,7 @@ struct ModelTests {
     func evictionManySessions(seed: UInt64) {
         var keep = EngineConfiguration()
         keep.evictAfter = Int64.max / 4
-        var evicting = SessionTable(configuration: EngineConfiguration(), enricher: H3OnlyEnricher())
+        var evicting = SessionTable(configuration: Self.evictingAlways, enricher: H3OnlyEnricher())
         var keeping = SessionTable(configuration: keep, enricher: H3OnlyEnricher())
         var mismatches = 0
         var fewAtATime = 0, manyAtATime = 0

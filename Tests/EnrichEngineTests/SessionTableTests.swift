@@ -7,6 +7,7 @@ import Testing
 struct SessionTableTests {
     func table(_ configure: (inout EngineConfiguration) -> Void = { _ in }) -> SessionTable<H3OnlyEnricher> {
         var c = EngineConfiguration()
+        c.evictionThreshold = 0  // evict whenever the rule allows, so the memory tests see it
         configure(&c)
         return SessionTable(configuration: c, enricher: H3OnlyEnricher())
     }
@@ -102,6 +103,11 @@ struct SessionTableTests {
         var deny = table { $0.consentNotSet = .deny }
         #expect(deny.ingest(fix(49.9, -97.1, at: 0), session: sid("s"), consent: .notSet) == .rejected(.consent))
         #expect(isAccepted(deny.ingest(fix(49.9, -97.1, at: 1), session: sid("s"), consent: .optIn)))
+        // under allow, notSet does not lift an opt-out: only optIn does (the peer's rule)
+        var out = table()
+        out.apply(consent: .optOut, session: sid("o"))
+        #expect(out.ingest(fix(49.9, -97.1, at: 0), session: sid("o"), consent: .notSet) == .rejected(.consent))
+        #expect(isAccepted(out.ingest(fix(49.9, -97.1, at: 1), session: sid("o"), consent: .optIn)))
     }
 
     @Test("only accepted fixes are enriched")
