@@ -1,0 +1,125 @@
+import EnrichStream
+import Foundation
+import Testing
+
+/// The SDK formats (`--format`): the seeds' own payloads, and where each format puts the
+/// enrichment without touching anything else.
+@Suite struct FormatTests {
+    static func options(_ format: RecordFormat) -> EnrichOptions {
+        var o = EnrichOptions()
+        o.format = format
+        return o
+    }
+
+    static func json(_ line: [UInt8]) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any])
+    }
+
+    /// The records of an EQWorks line: the payload, or its batch's elements.
+    static func eqworksRecords(_ object: [String: Any]) -> [[String: Any]] {
+        (object["batch_info"] as? [[String: Any]]) ?? [object]
+    }
+
+    @Test func eqworksSeedPayloadsComeBackWithTheSeedsH3IndexAndFSA() throws {
+        let input = try StreamRun.fixture("eqworks_seed.ndjson")
+        let run = try StreamRun.run([input], options: Self.options(.eqworks))
+        let inputs = StreamRun.lines(input)
+        #expect(run.outputLines.count == inputs.count && run.errors.isEmpty)
+        var checked = 0
+        for (inLine, outLine) in zip(inputs, run.outputLines) {
+            let seeds = Self.eqworksRecords(try Self.json(inLine))
+            let ours = Self.eqworksRecords(try Self.json(outLine))
+            #expect(seeds.count == ours.count)
+            for (seed, record) in zip(seeds, ours) {
+                // the seed document's own values (computed by the EQWorks SDK)
+                #expect(record["h3Index"] as? String == seed["h3Index"] as? String)
+                let seedPostal = seed["postalcode"] as? [String: String]
+                let postal = record["postalcode"] as? [String: String]
+                #expect(postal?["fsa"] == seedPostal?["fsa"])
+                if let code = postal?["postalcode"] { #expect(code.count == 6 && !code.contains(" ")) }
+                checked += 1
+            }
+        }
+        #expect(checked == 4)
+        #expect(run.statistics.lines == 3 && run.statistics.records == 4 && run.statistics.fixesAccepted == 4)
+        #expect(run.statistics.reconciles)
+    }
+
+    @Test func eqworksPostalCodeIsTheContractsWithoutItsSpace() throws {
+        // the same point as a canonical fix: the contract's nearest code (checked against the
+        // peer by scripts/enrich_diffcheck.py), which the EQWorks form writes without the space
+        let canonical = #"{"type":"location","session_id":"u","timestamp":1,"latitude":49.880312,"longitude":-97.112786}"#
+        let geo = try #require(try Self.json(try StreamRun.run(canonical + "\n").outputLines[0])["geo"] as? [String: Any])
+        let eq = #"{"cmd":"logEvent","userId":"u","timestamp":"2022-05-31T21:07:56.220Z","location":{"longitude":-97.112786,"latitude":49.880312}}"#
+        let out = try Self.json(try StreamRun.run(eq + "\n", options: Self.options(.eqworks)).outputLines[0])
+        let postal = try #require(out["postalcode"] as? [String: String])
+        #expect(postal["postalcode"] == (geo["postalcode"] as? String)?.replacingOccurrences(of: " ", with: ""))
+        #expect(postal["fsa"] == geo["fsa"] as? String)
+        #expect(out["h3Index"] as? String == geo["h3"] as? String)
+    }
+
+    @Test func eqworksKeepsEveryOtherByteAndDescribesARejectedFixToo() throws {
+        let a = #"{"cmd":"logEvent","userId":"u","timestamp":"2022-05-31T21:07:56.000Z","location":{"latitude":49.888171,"longitude":-97.131112},"name":"x"}"#
+        // 10 m away, 1 s later: the distance filter rejects the fix, the record still gets its own cell
+        let b = #"{"cmd":"logEvent","userId":"u","timestamp":"2022-05-31T21:07:57.000Z","location":{"latitude":49.888261,"longitude":-97.131112},"name":"y"}"#
+        let run = try StreamRun.run(a + "\n" + b + "\n", options: Self.options(.eqworks))
+        let lines = run.outputLines.map { String(decoding: $0, as: UTF8.self) }
+        #expect(lines.count == 2)
+        #expect(run.statistics.fixesAccepted == 1 && run.statistics.fixesRejected.distance == 1)
+        for (out, input) in zip(lines, [a, b]) {
+            // removing the two added members gives the input back, byte for byte
+            let stripped = out.replacingOccurrences(of: #",\"h3Index\":\"[0-9a-f]+\",\"postalcode\":\{[^}]*\}"#,
+                                                    with: "", options: .regularExpression)
+            #expect(stripped == input)
+        }
+        let h3a = try Self.json(Array(lines[0].utf8))["h3Index"] as? String
+        let h3b = try Self.json(Array(lines[1].utf8))["h3Index"] as? String
+        #expect(h3a != nil && h3b != nil && h3a != h3b)
+    }
+
+    @Test func eqworksBatchOfSeveralUsersAndBadBatches() throws {
+        let batch = #"{"cmd":"batch","batch_info":[{"userId":"a","timestamp":1,"location":{"latitude":45.5,"longitude":-73.6}},{"userId":"b","timestamp":2,"location":{"latitude":43.7,"longitude":-79.4}},{"userId":"a","timestamp":3,"name":"no location"}]}"#
+        let run = try StreamRun.run([batch, #"{"cmd":"batch","batch_info":{}}"#, #"{"cmd":"batch","batch_info":[1]}"#,
+                                     #"{"cmd":"batch","batch_info":[]}"#, #"{"cmd":"batch","batch_info":[{"timestamp":1}]}"#]
+                                        .joined(separator: "\n"), options: Self.options(.eqworks))
+        let records = Self.eqworksRecords(try Self.json(run.outputLines[0]))
+        #expect(records.count == 3)
+        #expect(records.allSatisfy { $0["h3Index"] is String })  // the event got user a's live fix
+        let reasons = run.errorLines.map { try? Self.json($0)["reason"] as? String }
+        #expect(reasons == ["bad_batch", "bad_batch", "missing_session_id"])
+        #expect(run.outputLines.count == 2)  // the empty batch is written as it is
+        #expect(run.statistics.records == 3 + 3 + 0 && run.statistics.events == 1 && run.statistics.reconciles)
+    }
+
+    @Test func mobileTrackerPutsGeoInsideTheTrackPayloadsData() throws {
+        let update = #"{"latitude":49.888171,"longitude":-97.131112,"accuracy":10.0,"session_id":"s","timestamp":1000}"#
+        let track = #"{"brand_id":925,"session_id":"s","event_name":"BUTTON_CLICK","data":{"screen":"home"},"timestamp":2000}"#
+        let empty = #"{"brand_id":925,"session_id":"s","event_name":"OPEN","data":{},"timestamp":3000}"#
+        let run = try StreamRun.run([update, track, empty].joined(separator: "\n"), options: Self.options(.mobiletracker))
+        let out = try run.outputLines.map(Self.json)
+        #expect(out.count == 3)
+        #expect((out[0]["geo"] as? [String: Any])?["age_ms"] as? Int == 0)
+        let data = try #require(out[1]["data"] as? [String: Any])
+        #expect((data["geo"] as? [String: Any])?["age_ms"] as? Int == 1000 && data["screen"] as? String == "home")
+        #expect(out[1]["geo"] == nil)
+        #expect(((out[2]["data"] as? [String: Any])?["geo"] as? [String: Any])?["h3"] as? String != nil)
+        #expect(run.statistics.fixesAccepted == 1 && run.statistics.eventsEnriched == 2)
+    }
+
+    @Test func dataCloudEventsGetTopLevelLatitudeAndLongitude() throws {
+        let update = #"{"latitude":49.888171,"longitude":-97.131112,"accuracy":65.0,"expiresIn":60,"session_id":"s","timestamp":1000}"#
+        let plain = #"{"event_name":"AddToCart","quantity":1,"session_id":"s","timestamp":11000}"#
+        let stale = #"{"event_name":"AddToCart","latitude":37.7749,"longitude":-122.4194,"session_id":"s","timestamp":12000}"#
+        let late = #"{"event_name":"View","session_id":"s","timestamp":61000}"#
+        let run = try StreamRun.run([update, plain, stale, late].joined(separator: "\n"), options: Self.options(.datacloud))
+        let out = try run.outputLines.map(Self.json)
+        #expect(out.count == 4)
+        for event in out[1...2] {
+            #expect(event["latitude"] as? Double == 49.888171 && event["longitude"] as? Double == -97.131112)
+            let geo = try #require(event["geo"] as? [String: Any])
+            #expect(geo["latitude"] == nil && geo["accuracy"] as? Double == 65.0 && geo["country"] as? String == "CA")
+        }
+        #expect(out[3]["latitude"] == nil && out[3]["geo"] == nil)  // expired: left as it came
+        #expect(String(decoding: run.outputLines[3], as: UTF8.self) == late)
+    }
+}
