@@ -1,7 +1,8 @@
 # geo-enrich developer tasks.
 #
 # make bench   run the H3, lookup and engine benchmarks and their anchors (h3-py, the reference
-#              peer, the CLI's start-up and memory) in one session, then write benchmarks/RESULTS.md
+#              peer, the CLI's start-up and memory, `geo-enrich enrich` end to end against the
+#              peer) in one session, then write benchmarks/RESULTS.md
 #              (needs python3 with h3==4.5.0 and the peer's set-up, ../shared/bench/setup_peer.sh;
 #              the first run builds package-benchmark, minutes)
 
@@ -27,6 +28,9 @@ BENCH_PEER := $(PYTHON) $(BENCH_DIR)/anchors/lookup_peer_anchor.py --output $(BE
 # the start-up and memory figures are the release CLI's: build it first, so they measure this tree
 BENCH_CLI := $(SWIFT) build -c release --product geo-enrich
 BENCH_STARTUP := $(PYTHON) $(BENCH_DIR)/anchors/lookup_startup.py --output $(BENCH_OUT)/lookup_startup.json
+# end to end: `geo-enrich enrich` and the peer on the same 1 M-line stream, and once on 10 M lines
+BENCH_ENRICH := $(PYTHON) $(BENCH_DIR)/anchors/enrich_cli.py --stream $(BENCH_STREAM_FILE) --big 10000000 \
+	--output $(BENCH_OUT)/enrich_cli.json
 
 .PHONY: bench
 bench:
@@ -40,10 +44,11 @@ bench:
 	$(BENCH_ANCHOR)
 	$(BENCH_PEER)
 	$(BENCH_STARTUP)
+	$(BENCH_ENRICH)
 	$(PYTHON) $(BENCH_DIR)/render_results.py \
 		--jmh $(BENCH_OUT)/Current_run.jmh.json --anchor $(BENCH_OUT)/h3py_anchor.json \
 		--lookup-anchor $(BENCH_OUT)/lookup_peer_anchor.json --startup $(BENCH_OUT)/lookup_startup.json \
-		--stream $(BENCH_STREAM_FILE) --loadavg $(BENCH_OUT)/loadavg-before.txt \
+		--stream $(BENCH_STREAM_FILE) --loadavg $(BENCH_OUT)/loadavg-before.txt --enrich $(BENCH_OUT)/enrich_cli.json \
 		--command '$(BENCH_CLI)' --command '$(BENCH_STREAM)' --command '$(BENCH_SWIFT)' --command '$(BENCH_ANCHOR)' \
-		--command '$(BENCH_PEER)' --command '$(BENCH_STARTUP)' \
+		--command '$(BENCH_PEER)' --command '$(BENCH_STARTUP)' --command '$(BENCH_ENRICH)' \
 		--output $(BENCH_DIR)/RESULTS.md

@@ -112,6 +112,7 @@ def parse_args():
     parser.add_argument("--lookup-anchor", help="the JSON written by anchors/lookup_peer_anchor.py")
     parser.add_argument("--startup", help="the JSON written by anchors/lookup_startup.py")
     parser.add_argument("--stream", help="the engine benchmarks' generated stream (NDJSON), to count its records")
+    parser.add_argument("--enrich", help="the JSON written by anchors/enrich_cli.py")
     parser.add_argument("--command", action="append", default=[], help="a command the run used (repeatable)")
     parser.add_argument("--loadavg", help="a copy of /proc/loadavg taken before the run")
     parser.add_argument("--output", required=True, help="the Markdown file to write")
@@ -335,7 +336,51 @@ def render(args):
         render_lookup(w, lookup_rows, peer, startup)
     if engine_rows:
         render_engine(w, engine_rows, count_stream(args.stream))
+    enrich = load_json(args.enrich)
+    if enrich:
+        render_enrich(w, enrich)
     return "\n".join(out)
+
+
+ENRICH_TARGET_LINES_PER_S = 1_000_000
+ENRICH_TARGET_RATIO = 30
+ENRICH_STARTUP_TARGET_S = 0.100
+ENRICH_BIG_RSS_TARGET = 300e6
+
+
+def render_enrich(w, e):
+    """The end-to-end `geo-enrich enrich` section: ours against the peer, start-up, memory."""
+    w("## `geo-enrich enrich`, end to end, against the peer")
+    w("")
+    w(f"`anchors/enrich_cli.py` on the stream of `gen_stream.py 1000000` ({e['lines']:,} lines, "
+      f"{megabytes(e['bytes'])}), push off, output to /dev/null. Ours: `{e['command']}`, the median of "
+      f"{len(e['runs'])} runs ({', '.join(f'{r:.3f}' for r in e['runs'])} s). The peer: `{e['peer_command']}`, "
+      f"the median of {len(e['peer_runs'])} run(s) ({', '.join(f'{r:.1f}' for r in e['peer_runs'])} s), in the "
+      "same session. Both outputs were compared first: "
+      + ("**byte-identical**" if e.get("identical_output") else "**they differ**")
+      + f" ({e.get('output_lines', 0):,} output lines).")
+    w("")
+    w("| | ours | peer | peer / ours | target | verdict |")
+    w("|---|---:|---:|---:|---|---|")
+    lps = e["lines_per_s"]
+    w(f"| wall time, 1 M lines | {e['wall_s']:.3f} s | {e['peer_wall_s']:.1f} s | {e['ratio']:.1f} × | "
+      f"≥ {ENRICH_TARGET_RATIO} × the peer | {'met' if e['ratio'] >= ENRICH_TARGET_RATIO else '**missed**'} |")
+    w(f"| lines per second | {lps / 1e6:.2f} M | {e['peer_lines_per_s'] / 1e3:.1f} k | | ≥ 1 M/s on this "
+      f"machine | {'met' if lps >= ENRICH_TARGET_LINES_PER_S else '**missed**'} |")
+    w(f"| start-up (empty input, data loaded) | {e['startup_s'] * 1e3:.0f} ms | {e['peer_startup_s']:.1f} s | | "
+      f"< 100 ms | {'met' if e['startup_s'] < ENRICH_STARTUP_TARGET_S else '**missed**'} |")
+    w(f"| peak RSS, 1 M lines | {megabytes(e['rss_bytes'])} | {megabytes(e['peer_rss_bytes'])} | | | |")
+    big = e.get("big")
+    if big:
+        w(f"| peak RSS, {big['lines'] / 1e6:g} M lines ({megabytes(big['bytes'])}) | {megabytes(big['rss_bytes'])} | | | "
+          f"≤ 300 MB | {'met' if big['rss_bytes'] <= ENRICH_BIG_RSS_TARGET else '**missed**'} |")
+        w(f"| lines per second, {big['lines'] / 1e6:g} M lines | {big['lines_per_s'] / 1e6:.2f} M | | | | |")
+    w("")
+    w("The run is a pipeline over all cores (a reader thread, parsing and deciding on one thread per "
+      "core, a writer thread in input order; README, \"How it runs on all cores\"), so the figure is the "
+      "whole machine's; memory is flat in the input's size (a fixed pool of 2 MiB batches, and the "
+      "sessions' state).")
+    w("")
 
 
 def per_second(value):

@@ -100,7 +100,7 @@ final class BatchProcessor: @unchecked Sendable {
         batch.badReasons.withUnsafeMutableBufferPointer { reasons in
         batch.outcomes.withUnsafeMutableBufferPointer { outcomes in
         batch.routes.withUnsafeMutableBufferPointer { routes in
-            let view = BatchView(bytes: UnsafePointer(batch.storage.baseAddress!.assumingMemoryBound(to: UInt8.self)),
+            let view = BatchView(bytes: batch.base,
                                  lines: lines, records: records, reasons: reasons, outcomes: outcomes,
                                  routes: routes)
             if w == 1 || n < 256 {

@@ -34,7 +34,7 @@ final class BatchWriter {
     /// - Returns: `false` when the error limit was reached (the lines after it are not written).
     /// - Throws: ``StreamError`` when an output cannot be written.
     func write(_ batch: LineBatch) throws(StreamError) -> Bool {
-        let base = UnsafePointer(batch.storage.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        let base = batch.base
         var next = Array(repeating: 0, count: batch.partitionResults.count)
         for i in batch.lines.indices {
             switch batch.outcomes[i] {

@@ -80,6 +80,23 @@ public final class EnrichPipeline: @unchecked Sendable {
             defer { read.close(); readerDone.signal() }
             var before = 0
             for (index, input) in inputs.enumerated() {
+                if let mapped = input.map() {
+                    // a regular file: read in place
+                    var reader = MappedBatchReader(input: mapped, stop: readerStop)
+                    while !readerStop.isRequested {
+                        guard let batch = free.pop() else { return }
+                        guard reader.fill(batch) else {
+                            free.push(batch)
+                            break
+                        }
+                        batch.source = index
+                        batch.bytesReadBefore = before + reader.bytesRead
+                        read.push(batch)
+                    }
+                    before += reader.bytesRead
+                    if readerStop.isRequested { return }
+                    continue
+                }
                 var reader = BatchReader(input: input, stop: readerStop)
                 while !readerStop.isRequested {
                     guard let batch = free.pop() else { return }
@@ -132,6 +149,8 @@ public final class EnrichPipeline: @unchecked Sendable {
                         readerStop.request(1)
                     }
                 }
+                if let (input, range) = batch.mapped { input.release(range) }
+                batch.reset()  // drops the batch's hold on the mapping
                 free.push(batch)
                 if let progress {
                     let now = DispatchTime.now().uptimeNanoseconds

@@ -16,9 +16,17 @@ public final class InputFile: @unchecked Sendable {
     private let fd: Int32
     private let ownsDescriptor: Bool
 
+    /// Whether a regular file is memory-mapped rather than read.
+    private let mapping: Bool
+
     /// Opens `path` for reading; `-` is standard input.
+    /// - Parameters:
+    ///   - path: the file, or `-`.
+    ///   - mapping: map a regular file into memory and read it in place (the default, and the
+    ///     faster); `false` reads it with `read(2)` like a pipe.
     /// - Throws: ``StreamError`` naming the file when it cannot be opened.
-    public init(path: String) throws(StreamError) {
+    public init(path: String, mapping: Bool = true) throws(StreamError) {
+        self.mapping = mapping
         if path == "-" {
             name = "standard input"
             fd = STDIN_FILENO
@@ -40,6 +48,13 @@ public final class InputFile: @unchecked Sendable {
     }
 
     deinit { if ownsDescriptor { close(fd) } }
+
+    /// The file mapped into memory, for a regular non-empty file; `nil` otherwise (then it is
+    /// read with ``read(into:stop:waitIfIdle:)``).
+    func map() -> MappedInput? {
+        guard mapping, let size, size > 0 else { return nil }
+        return MappedInput(fd: fd, size: size)
+    }
 
     /// Reads up to `buffer.count` bytes.
     /// - Parameters:

@@ -78,8 +78,13 @@ enum ReadyRecord {
 /// the stage holding it touches it (within a stage, workers write disjoint parts: their own
 /// range of lines when parsing, their own partition's buffer and lines' results when deciding).
 final class LineBatch: @unchecked Sendable {
-    /// The input's bytes: whole lines, each followed by its terminator (or the end of input).
+    /// The batch's own buffer, which ``BatchReader`` reads into.
     private(set) var storage: UnsafeMutableRawBufferPointer
+    /// Where the lines' bytes are: ``storage``, or a part of a memory-mapped input file
+    /// (``MappedBatchReader``), whose pages are released once the batch is written.
+    var base: UnsafePointer<UInt8>
+    /// The part of a mapped input the batch covers (its pages are released after writing).
+    var mapped: (input: MappedInput, range: Range<Int>)?
     /// Bytes of ``storage`` in use.
     var filled = 0
     /// The lines, in input order.
@@ -112,6 +117,7 @@ final class LineBatch: @unchecked Sendable {
     ///   - partitions: the number of engine partitions.
     init(capacity: Int, partitions: Int) {
         storage = .allocate(byteCount: capacity, alignment: 16)
+        base = UnsafePointer(storage.baseAddress!.assumingMemoryBound(to: UInt8.self))
         partitionBytes = Array(repeating: [], count: partitions)
         partitionResults = Array(repeating: [], count: partitions)
         partitionOutcomes = Array(repeating: [], count: partitions)
@@ -128,11 +134,14 @@ final class LineBatch: @unchecked Sendable {
         if filled > 0 { bigger.baseAddress!.copyMemory(from: storage.baseAddress!, byteCount: filled) }
         storage.deallocate()
         storage = bigger
+        base = UnsafePointer(storage.baseAddress!.assumingMemoryBound(to: UInt8.self))
     }
 
     /// Empties the batch for reuse, keeping its allocations.
     func reset() {
         filled = 0
+        base = UnsafePointer(storage.baseAddress!.assumingMemoryBound(to: UInt8.self))
+        mapped = nil
         endsBurst = false
         lines.removeAll(keepingCapacity: true)
         records.removeAll(keepingCapacity: true)
@@ -150,7 +159,7 @@ final class LineBatch: @unchecked Sendable {
     @inline(__always)
     func line(_ i: Int) -> UnsafeBufferPointer<UInt8> {
         let span = lines[i]
-        return UnsafeBufferPointer(start: storage.baseAddress!.assumingMemoryBound(to: UInt8.self) + span.start,
+        return UnsafeBufferPointer(start: base + span.start,
                                    count: span.count)
     }
 }

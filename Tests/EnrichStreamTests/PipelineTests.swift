@@ -57,7 +57,8 @@ import Testing
         #expect(report == "{\"line\":1,\"reason\":\"invalid_utf8\",\"raw\":\"{\\\"session_id\\\":\\\"\u{FFFD}(\u{FFFD}\\\"}\"}")
     }
 
-    @Test func linesOverOneMebibyteAreTooLongAndCut() throws {
+    @Test(arguments: [true, false])
+    func linesOverOneMebibyteAreTooLongAndCut(mapping: Bool) throws {
         let limit = RecordParser.maximumLineLength
         func line(_ n: Int) -> [UInt8] { Array(repeating: UInt8(ascii: "a"), count: n) }
         // exactly the limit (invalid JSON, not too long), the limit plus `\r`s (stripped: not too
@@ -66,7 +67,7 @@ import Testing
             + line(5 * limit) + [0x0A] + Array((Self.fix + "\n").utf8)
         var options = EnrichOptions()
         options.batchBytes = 1 << 16
-        let run = try StreamRun.run([input], options: options)
+        let run = try StreamRun.run([input], options: options, mapping: mapping)
         let reports = run.errorLines.map { String(decoding: $0, as: UTF8.self) }
         #expect(reports.count == 4)
         #expect(reports.map { $0.contains(#""reason":"invalid_json""#) } == [true, true, false, false])
@@ -80,10 +81,11 @@ import Testing
         #expect(run.statistics.lines == 5 && run.statistics.reconciles)
     }
 
-    @Test func aLongBlankLineIsSkipped() throws {
+    @Test(arguments: [true, false])
+    func aLongBlankLineIsSkipped(mapping: Bool) throws {
         let input = Array(repeating: UInt8(ascii: " "), count: 3 * RecordParser.maximumLineLength) + [0x0A]
             + Array((Self.fix + "\n").utf8)
-        let run = try StreamRun.run([input])
+        let run = try StreamRun.run([input], mapping: mapping)
         #expect(run.statistics.lines == 1 && run.statistics.errors == 0 && run.outputLines.count == 1)
     }
 
@@ -100,12 +102,13 @@ import Testing
         let input = lines.joined(separator: "\n") + "\n"
         let reference = try StreamRun.run(input)
         #expect(reference.statistics.fixesAccepted > 100 && reference.statistics.eventsEnriched > 100)
-        for (workers, batch) in [(1, 1 << 20), (2, 4096), (3, 700), (5, 1 << 14)] {
+        for (workers, batch, mapping) in [(1, 1 << 20, true), (2, 4096, true), (3, 700, true), (5, 1 << 14, true),
+                                          (1, 1 << 20, false), (2, 4096, false), (3, 700, false)] {
             var options = EnrichOptions()
             options.workers = workers
             options.batchBytes = batch
-            let run = try StreamRun.run(input, options: options)
-            #expect(run.output == reference.output, "workers \(workers), batch \(batch)")
+            let run = try StreamRun.run(input, options: options, mapping: mapping)
+            #expect(run.output == reference.output, "workers \(workers), batch \(batch), mapping \(mapping)")
             #expect(run.errors == reference.errors)
             #expect(run.statistics == reference.statistics)
         }
@@ -122,10 +125,11 @@ import Testing
         #expect(run.statistics.lines == 4 && run.statistics.stoppedEarly && run.statistics.reconciles)
     }
 
-    @Test func severalInputsAreOneStreamAndReportsNameTheFile() throws {
+    @Test(arguments: [true, false])
+    func severalInputsAreOneStreamAndReportsNameTheFile(mapping: Bool) throws {
         let first = Self.fix + "\nbad"  // no final newline: still a line of its own
         let second = Self.event("a", 1_764_237_630_000) + "\nworse\n"
-        let run = try StreamRun.run([Array(first.utf8), Array(second.utf8)])
+        let run = try StreamRun.run([Array(first.utf8), Array(second.utf8)], mapping: mapping)
         #expect(run.outputLines.count == 2)
         #expect(run.statistics.eventsEnriched == 1)  // the session carried over
         let reports = run.errorLines.map { String(decoding: $0, as: UTF8.self) }

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""End-to-end `geo-enrich enrich` against the peer, measured in the same session.
+
+What the enrich issue asks to size a deployment by, on the stream of
+`../shared/bench/gen_stream.py 1000000` (push off, output to /dev/null):
+
+  throughput   wall time of `geo-enrich enrich STREAM --quiet > /dev/null`, the median of --runs
+               runs, and lines per second; its peak RSS (os.wait4's rusage of the process)
+  peer         `peer_enrich.py < STREAM > /dev/null` (orjson, h3-py, pyproj, scipy, shapely), the
+               median of --peer-runs runs (about 48 s each here), and its peak RSS; the ratio
+               peer / ours of the two medians
+  start-up     `geo-enrich enrich` on an empty input: process start, data mapped and checked,
+               GEOS contexts made, exit; the median of 11 runs. The peer's start-up likewise (one run)
+  big stream   with --big N: one run on a N-line stream (generated first, outside the timing), for
+               the peak RSS the issue bounds at 300 MB on 10 M lines
+
+Both programs' outputs are compared (byte for byte) on the measured stream, so a fast wrong
+answer cannot pass for a result. Prints JSON (and writes it to --output when given).
+
+usage: enrich_cli.py --stream FILE [--runs 5] [--peer-runs 1] [--big N] [--output FILE]
+"""
+import argparse
+import hashlib
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+BINARY = os.path.join(ROOT, ".build", "release", "geo-enrich")
+SHARED = os.path.abspath(os.path.join(ROOT, "..", "shared", "bench"))
+PEER = os.environ.get("GEO_ENRICH_PEER", SHARED)
+
+
+def timed(argv, stdin_path=None, stdout_path=os.devnull):
+    """Runs argv; returns (wall seconds, peak RSS in bytes, exit status)."""
+    with open(stdin_path or os.devnull, "rb") as fin, open(stdout_path, "wb") as fout:
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, stdin=fin, stdout=fout, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+    return wall, usage.ru_maxrss * 1024, os.waitstatus_to_exitcode(status)
+
+
+def digest(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def count_lines(path):
+    with open(path, "rb") as f:
+        return sum(block.count(b"\n") for block in iter(lambda: f.read(1 << 20), b""))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--stream", required=True)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--peer-runs", type=int, default=1)
+    ap.add_argument("--big", type=int, default=0, help="also run once on a stream of this many lines")
+    ap.add_argument("--output")
+    a = ap.parse_args()
+    if not os.path.exists(BINARY):
+        subprocess.run(["swift", "build", "-c", "release", "--product", "geo-enrich"], cwd=ROOT, check=True)
+    peer = [sys.executable, os.path.join(PEER, "peer_enrich.py")]
+    ours = [BINARY, "enrich", "--quiet"]
+    lines = count_lines(a.stream)
+    result = {"stream": os.path.basename(a.stream), "lines": lines, "bytes": os.path.getsize(a.stream),
+              "command": " ".join(ours + ["STREAM", ">", "/dev/null"]),
+              "peer_command": " ".join(["python3", "peer_enrich.py", "<", "STREAM", ">", "/dev/null"])}
+
+    with tempfile.TemporaryDirectory() as tmp:
+        # agreement first: the same bytes out
+        ours_out, peer_out = os.path.join(tmp, "ours.out"), os.path.join(tmp, "peer.out")
+        timed(ours + [a.stream], stdout_path=ours_out)
+        peer_runs = []
+        wall, rss, status = timed(peer, stdin_path=a.stream, stdout_path=peer_out)
+        peer_runs.append((wall, rss))
+        result["identical_output"] = digest(ours_out) == digest(peer_out)
+        result["output_lines"] = count_lines(ours_out)
+        for _ in range(a.peer_runs - 1):
+            peer_runs.append(timed(peer, stdin_path=a.stream)[:2])
+
+        runs = [timed(ours + [a.stream])[:2] for _ in range(a.runs)]
+        startup = sorted(timed(ours)[0] for _ in range(11))
+        peer_startup = timed(peer)[0]
+
+    ours_wall = statistics.median(w for w, _ in runs)
+    peer_wall = statistics.median(w for w, _ in peer_runs)
+    result.update({
+        "runs": [round(w, 4) for w, _ in runs],
+        "wall_s": ours_wall,
+        "lines_per_s": lines / ours_wall,
+        "rss_bytes": max(r for _, r in runs),
+        "peer_runs": [round(w, 3) for w, _ in peer_runs],
+        "peer_wall_s": peer_wall,
+        "peer_lines_per_s": lines / peer_wall,
+        "peer_rss_bytes": max(r for _, r in peer_runs),
+        "ratio": peer_wall / ours_wall,
+        "startup_s": statistics.median(startup),
+        "peer_startup_s": peer_startup,
+    })
+    if a.big:
+        with tempfile.TemporaryDirectory() as tmp:
+            big = os.path.join(tmp, "big.ndjson")
+            with open(big, "wb") as f:
+                subprocess.run([sys.executable, os.path.join(SHARED, "gen_stream.py"), str(a.big)], stdout=f, check=True)
+            wall, rss, status = timed(ours + [big])
+            result["big"] = {"lines": a.big, "bytes": os.path.getsize(big), "wall_s": wall, "rss_bytes": rss,
+                             "lines_per_s": a.big / wall, "exit": status}
+    text = json.dumps(result, indent=2)
+    print(text)
+    if a.output:
+        with open(a.output, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
