@@ -22,8 +22,12 @@ public struct CountryCode: Hashable, Comparable, Sendable, CustomStringConvertib
 
     /// The code as text, e.g. `CA`.
     public var description: String {
-        String(decoding: [UInt8(truncatingIfNeeded: packed >> 8), UInt8(truncatingIfNeeded: packed)],
-               as: UTF8.self)
+        // two bytes: a small string, made without a heap allocation
+        String(unsafeUninitializedCapacity: 2) { buffer in
+            buffer[0] = UInt8(truncatingIfNeeded: packed >> 8)
+            buffer[1] = UInt8(truncatingIfNeeded: packed)
+            return 2
+        }
     }
 
     public static func < (lhs: CountryCode, rhs: CountryCode) -> Bool { lhs.packed < rhs.packed }

@@ -28,33 +28,43 @@ public struct PostalCode: Hashable, Comparable, Sendable {
         packed = v
     }
 
-    /// The six characters, letters and digits alternating.
-    private var characters: [UInt8] {
+    /// Character `i` (0…5) of the code, letters and digits alternating.
+    @inline(__always)
+    private func character(_ i: Int) -> UInt8 {
         var v = packed
-        var out = [UInt8](repeating: 0, count: 6)
-        for i in stride(from: 5, through: 0, by: -1) {
-            if i % 2 == 0 {
-                out[i] = UInt8(ascii: "A") + UInt8(v % 26)
-                v /= 26
-            } else {
-                out[i] = UInt8(ascii: "0") + UInt8(v % 10)
-                v /= 10
-            }
+        var k = 5
+        while k > i {
+            v /= k % 2 == 0 ? 26 : 10
+            k -= 1
         }
-        return out
+        return i % 2 == 0 ? UInt8(ascii: "A") + UInt8(v % 26) : UInt8(ascii: "0") + UInt8(v % 10)
+    }
+
+    /// The characters `0..<count` with a space after the third when `spaced`; at most 7 bytes, a
+    /// small string, made without a heap allocation.
+    private func text(count: Int, spaced: Bool) -> String {
+        String(unsafeUninitializedCapacity: 7) { buffer in
+            var n = 0
+            for i in 0..<count {
+                if spaced && i == 3 {
+                    buffer[n] = UInt8(ascii: " ")
+                    n += 1
+                }
+                buffer[n] = character(i)
+                n += 1
+            }
+            return n
+        }
     }
 
     /// Canada Post's form, `R3C 4L9`.
-    public var formatted: String {
-        let c = characters
-        return String(decoding: c[0..<3] + [UInt8(ascii: " ")] + c[3..<6], as: UTF8.self)
-    }
+    public var formatted: String { text(count: 6, spaced: true) }
 
     /// Without the space, `R3C4L9` (the EQWorks payload form).
-    public var compact: String { String(decoding: characters, as: UTF8.self) }
+    public var compact: String { text(count: 6, spaced: false) }
 
     /// The forward sortation area: the first three characters, `R3C`.
-    public var fsa: String { String(decoding: characters[0..<3], as: UTF8.self) }
+    public var fsa: String { text(count: 3, spaced: false) }
 
     public static func < (a: PostalCode, b: PostalCode) -> Bool { a.packed < b.packed }
 }

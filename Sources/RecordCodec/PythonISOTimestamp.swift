@@ -20,6 +20,7 @@ enum PythonISOTimestamp {
     /// - Parameter text: the decoded JSON string, as UTF-8.
     /// - Complexity: O(n).
     static func milliseconds(utf8 text: UnsafeBufferPointer<UInt8>) -> Int64? {
+        if let ms = commonForm(text) { return ms }
         var zCount = 0
         var characters = 0
         for byte in text {
@@ -45,6 +46,41 @@ enum PythonISOTimestamp {
             return FromISOFormat(text: UnsafeBufferPointer(start: buffer.baseAddress, count: length))
                 .epochMilliseconds()
         }
+    }
+}
+
+extension PythonISOTimestamp {
+    /// The form SDKs send almost always, `YYYY-MM-DDTHH:MM:SS.mmmZ` or `YYYY-MM-DDTHH:MM:SSZ`,
+    /// read directly (about a tenth of the general parser's work); `nil` for anything else,
+    /// including an invalid date or time, which the general parser then decides. The arithmetic
+    /// after parsing is the general path's, so both give the same milliseconds.
+    @inline(__always)
+    static func commonForm(_ t: UnsafeBufferPointer<UInt8>) -> Int64? {
+        let n = t.count
+        guard n == 24 || n == 20, t[n - 1] == UInt8(ascii: "Z"), t[4] == UInt8(ascii: "-"),
+              t[7] == UInt8(ascii: "-"), t[10] == UInt8(ascii: "T"), t[13] == UInt8(ascii: ":"),
+              t[16] == UInt8(ascii: ":") else { return nil }
+        @inline(__always) func digits(_ at: Int, _ count: Int) -> Int64? {
+            var v: Int64 = 0
+            for i in at..<(at + count) {
+                let d = t[i] &- 48
+                guard d < 10 else { return nil }
+                v = v * 10 + Int64(d)
+            }
+            return v
+        }
+        var fraction: Int64 = 0
+        if n == 24 {
+            guard t[19] == UInt8(ascii: "."), let f = digits(20, 3) else { return nil }
+            fraction = f
+        }
+        guard let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
+              let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
+              year >= 1, month >= 1, month <= 12, day >= 1, day <= CivilCalendar.daysInMonth(year, month),
+              hour <= 23, minute <= 59, second <= 59 else { return nil }
+        let days = CivilCalendar.days(year: year, month: month, day: day)
+        let microseconds = days * 86_400_000_000 + ((hour * 60 + minute) * 60 + second) * 1_000_000 + fraction * 1000
+        return Int64((FromISOFormat.quotientByMillion(microseconds) * 1000).rounded(.toNearestOrEven))
     }
 }
 

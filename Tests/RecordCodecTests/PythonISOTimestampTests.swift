@@ -7,6 +7,36 @@ private func milliseconds(_ s: String) -> Int64? {
 
 @Suite("PythonISOTimestamp")
 struct PythonISOTimestampTests {
+    /// The common-form shortcut must agree with the general parser (itself checked against the
+    /// peer by the corpus below) on every string it accepts, valid dates or not.
+    @Test("the shortcut for YYYY-MM-DDTHH:MM:SS[.mmm]Z agrees with the general parser")
+    func commonFormShortcut() {
+        var state: UInt64 = 0x5EED
+        func next(_ n: UInt64) -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return (state >> 33) % n
+        }
+        func pad(_ v: UInt64, _ width: Int) -> String {
+            let s = String(v)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        var shortcut = 0
+        for _ in 0..<20_000 {
+            // out-of-range fields on purpose: month 0-13, day 0-32, hour 0-24, year 0-9999
+            var text = "\(pad(next(10_000), 4))-\(pad(next(14), 2))-\(pad(next(33), 2))T"
+                + "\(pad(next(25), 2)):\(pad(next(61), 2)):\(pad(next(61), 2))"
+            if next(2) == 0 { text += ".\(pad(next(1000), 3))" }
+            text += "Z"
+            let general = Array(text.replacingOccurrences(of: "Z", with: "+00:00").utf8).withUnsafeBufferPointer {
+                FromISOFormat(text: $0).epochMilliseconds()
+            }
+            let fast = Array(text.utf8).withUnsafeBufferPointer { PythonISOTimestamp.commonForm($0) }
+            if let fast { shortcut += 1; #expect(fast == general, "\(text)") }
+            #expect(milliseconds(text) == general, "\(text)")
+        }
+        #expect(shortcut > 5_000)
+    }
+
     /// `timestamps.txt`: the peer's `parse_ts` of valid, odd and broken strings.
     @Test("strings read as the peer's parse_ts() reads them")
     func corpusTimestamps() throws {
