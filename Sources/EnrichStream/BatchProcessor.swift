@@ -16,21 +16,26 @@ import RecordCodec
 final class BatchProcessor: @unchecked Sendable {
     /// One worker's share of the sessions; only that worker touches it during a batch.
     final class Partition {
-        var table: SessionTable<StandardEnricher>
-        var renderer: GeoRenderer
-        /// For the EQWorks format: the enrichment of a record's own location when the engine
-        /// rejected its fix (the record still describes itself).
-        var ownEnricher: StandardEnricher
-        /// The batch's outcomes of SDK lines' records, while it is being decided.
-        var outcomes: [LineOutcome] = []
+        /// What the worker mutates record by record; taken out into a local variable for the
+        /// batch, so that the loop pays no dynamic exclusivity check on a class property.
+        struct Work {
+            var table: SessionTable<StandardEnricher>
+            var renderer: GeoRenderer
+            /// For the EQWorks format: the enrichment of a record's own location when the engine
+            /// rejected its fix (the record still describes itself).
+            var ownEnricher: StandardEnricher
+            /// The batch's outcomes of SDK lines' records, while it is being decided.
+            var outcomes: [LineOutcome] = []
+        }
+
+        var work: Work?
         /// The batch's output bytes of this partition's lines, while it is being decided.
         var output: [UInt8] = []
         /// The batch's results of this partition's lines, while it is being decided.
         var results: [DecidedLine] = []
+
         init(table: SessionTable<StandardEnricher>, ownEnricher: StandardEnricher, format: RecordFormat) {
-            self.table = table
-            self.ownEnricher = ownEnricher
-            renderer = GeoRenderer(format: format)
+            work = Work(table: table, renderer: GeoRenderer(format: format), ownEnricher: ownEnricher)
         }
     }
 
@@ -70,7 +75,7 @@ final class BatchProcessor: @unchecked Sendable {
     var workers: Int { partitions.count }
 
     /// Sessions holding location state, over all partitions.
-    var liveSessions: Int { partitions.reduce(0) { $0 + $1.table.liveSessions } }
+    var liveSessions: Int { partitions.reduce(0) { $0 + ($1.work?.table.liveSessions ?? 0) } }
 
     /// Parses and decides every line of `batch`.
     func process(_ batch: LineBatch) {
@@ -82,13 +87,13 @@ final class BatchProcessor: @unchecked Sendable {
         for p in partitions.indices {
             swap(&partitions[p].output, &batch.partitionBytes[p])
             swap(&partitions[p].results, &batch.partitionResults[p])
-            swap(&partitions[p].outcomes, &batch.partitionOutcomes[p])
+            swap(&partitions[p].work!.outcomes, &batch.partitionOutcomes[p])
         }
         defer {
             for p in partitions.indices {
                 swap(&partitions[p].output, &batch.partitionBytes[p])
                 swap(&partitions[p].results, &batch.partitionResults[p])
-                swap(&partitions[p].outcomes, &batch.partitionOutcomes[p])
+                swap(&partitions[p].work!.outcomes, &batch.partitionOutcomes[p])
             }
         }
         let w = parseWorkers
@@ -165,11 +170,13 @@ final class BatchProcessor: @unchecked Sendable {
         let part = partitions[p]
         var out = part.output
         var results = part.results
+        var work = part.work.take()!
         part.output = []
         part.results = []
         defer {
             part.output = out
             part.results = results
+            part.work = work
         }
         let route = UInt8(truncatingIfNeeded: p)
         for i in view.records.indices where view.routes[i] == route {
@@ -178,7 +185,7 @@ final class BatchProcessor: @unchecked Sendable {
             case .canonical(let record, let session)?:
                 ready = (record, session)
             case .sdk(let records, let sessions)?:
-                results.append(decideSDK(view.line(i), records, sessions, part, &out))
+                results.append(decideSDK(view.line(i), records, sessions, &work, &out))
                 continue
             case nil:
                 continue
@@ -189,10 +196,10 @@ final class BatchProcessor: @unchecked Sendable {
             let outcome: LineOutcome
             if let parsed = record.fix {
                 let fix = Self.fix(parsed, at: record.timestamp)
-                switch part.table.ingest(fix, session: ready.session, consent: record.consent?.engineConsent) {
+                switch work.table.ingest(fix, session: ready.session, consent: record.consent?.engineConsent) {
                 case .accepted(let enrichment):
                     outcome = .fixAccepted
-                    part.renderer.write(line: line, record: record, session: ready.session,
+                    work.renderer.write(line: line, record: record, session: ready.session,
                                         enrichment: enrichment, age: 0, to: &out)
                 case .rejected(let reason):
                     outcome = LineOutcome(reason)
@@ -200,23 +207,23 @@ final class BatchProcessor: @unchecked Sendable {
                         results.append(DecidedLine(outcome: outcome, output: .none))
                         continue
                     }
-                    part.renderer.writeRejected(line: line, record: record, reason: reason, to: &out)
+                    work.renderer.writeRejected(line: line, record: record, reason: reason, to: &out)
                 }
             } else {
                 let time = Timestamp(milliseconds: record.timestamp)
-                if let attachment = part.table.attach(session: ready.session, at: time,
+                if let attachment = work.table.attach(session: ready.session, at: time,
                                                       consent: record.consent?.engineConsent) {
                     outcome = .eventEnriched
-                    part.renderer.write(line: line, record: record, session: ready.session,
+                    work.renderer.write(line: line, record: record, session: ready.session,
                                         enrichment: attachment.enrichment, age: attachment.ageMilliseconds,
                                         to: &out)
                 } else {
                     outcome = .event
-                    guard part.renderer.writesPlainEvents else {
+                    guard work.renderer.writesPlainEvents else {
                         results.append(DecidedLine(outcome: outcome, output: .input))
                         continue
                     }
-                    part.renderer.writePlain(line: line, record: record, to: &out)
+                    work.renderer.writePlain(line: line, record: record, to: &out)
                 }
             }
             results.append(DecidedLine(outcome: outcome, output: .written, start: Int32(start),
@@ -227,7 +234,7 @@ final class BatchProcessor: @unchecked Sendable {
     /// Step 2 for an SDK line: each record through the engine in order, then the line written
     /// with their enrichment placed.
     private func decideSDK(_ line: UnsafeBufferPointer<UInt8>, _ records: [SDKRecord], _ sessions: [SessionID],
-                           _ part: Partition, _ out: inout [UInt8]) -> DecidedLine {
+                           _ part: inout Partition.Work, _ out: inout [UInt8]) -> DecidedLine {
         let first = part.outcomes.count
         var geos: [GeoFields?] = []
         var written = format == .eqworks  // EQWorks records are events that carry their own fix
@@ -244,7 +251,7 @@ final class BatchProcessor: @unchecked Sendable {
                 case .rejected(let reason):
                     part.outcomes.append(LineOutcome(reason))
                     if format == .eqworks && reason != .consent {
-                        geos.append(ownFields(parsed, record.timestamp, part))
+                        geos.append(ownFields(parsed, record.timestamp, &part))
                     } else {
                         geos.append(nil)
                         written = written || emitRejected
@@ -279,7 +286,7 @@ final class BatchProcessor: @unchecked Sendable {
 
     /// The enrichment of a record's own position, for an EQWorks record whose fix the engine
     /// rejected.
-    private func ownFields(_ parsed: ParsedFix, _ timestamp: Int64, _ part: Partition) -> GeoFields {
+    private func ownFields(_ parsed: ParsedFix, _ timestamp: Int64, _ part: inout Partition.Work) -> GeoFields {
         let (cell, country, postal) = part.ownEnricher.enrich(latitude: parsed.latitude.doubleValue,
                                                               longitude: parsed.longitude.doubleValue)
         return GeoFields(latitude: parsed.latitude, longitude: parsed.longitude, accuracy: parsed.accuracy,

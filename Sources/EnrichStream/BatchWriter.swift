@@ -12,6 +12,8 @@ final class BatchWriter {
     /// Input names, for error reports when there is more than one input.
     private let inputNames: [String]?
     private var report: [UInt8] = []
+    /// A batch's output lines, gathered before they go to the output in one piece.
+    private var gathered: [UInt8] = []
     /// The figures of every line written so far.
     private(set) var statistics = EnrichStatistics()
     /// Whether the error limit was reached.
@@ -36,6 +38,14 @@ final class BatchWriter {
     func write(_ batch: LineBatch) throws(StreamError) -> Bool {
         let base = batch.base
         var next = Array(repeating: 0, count: batch.partitionResults.count)
+        // counted in a local copy (no exclusivity check per line), stored back at the end
+        var statistics = self.statistics
+        var gathered = self.gathered
+        gathered.removeAll(keepingCapacity: true)
+        defer {
+            self.statistics = statistics
+            self.gathered = gathered
+        }
         for i in batch.lines.indices {
             switch batch.outcomes[i] {
             case .blank:
@@ -58,10 +68,14 @@ final class BatchWriter {
                     continue
                 case .input:
                     let span = batch.lines[i]
-                    try output.appendLine(UnsafeBufferPointer(start: base + span.start, count: span.count))
+                    gathered.append(contentsOf: UnsafeBufferPointer(start: base + span.start, count: span.count))
+                    gathered.append(0x0A)
                 case .written:
-                    try output.appendLine(batch.partitionBytes[p],
-                                          Int(decided.start)..<Int(decided.start + decided.count))
+                    batch.partitionBytes[p].withUnsafeBufferPointer { bytes in
+                        gathered.append(contentsOf: UnsafeBufferPointer(
+                            rebasing: bytes[Int(decided.start)..<Int(decided.start + decided.count)]))
+                    }
+                    gathered.append(0x0A)
                 }
             default:
                 statistics.countLine()
@@ -76,10 +90,12 @@ final class BatchWriter {
                 if let maxErrors, statistics.errors >= maxErrors {
                     reachedErrorLimit = true
                     statistics.stoppedEarly = true
+                    try output.append(gathered)
                     return false
                 }
             }
         }
+        try output.append(gathered)
         return true
     }
 

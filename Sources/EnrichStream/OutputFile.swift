@@ -54,6 +54,17 @@ public final class OutputFile: @unchecked Sendable {
         if buffer.count >= Self.flushSize { try flush() }
     }
 
+    /// Appends bytes (whole lines), writing them out once a megabyte is buffered; a large piece
+    /// is written directly rather than copied.
+    func append(_ bytes: [UInt8]) throws(StreamError) {
+        if buffer.isEmpty && bytes.count >= Self.flushSize {
+            try write(bytes)
+            return
+        }
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= Self.flushSize { try flush() }
+    }
+
     /// Appends bytes and a `\n`.
     func appendLine(_ bytes: UnsafeBufferPointer<UInt8>) throws(StreamError) {
         buffer.append(contentsOf: bytes)
@@ -78,13 +89,15 @@ public final class OutputFile: @unchecked Sendable {
     /// Writes out what is buffered.
     /// - Throws: ``StreamError`` naming the file when writing fails (a full disk, a closed pipe).
     public func flush() throws(StreamError) {
+        defer { buffer.removeAll(keepingCapacity: true) }
+        try write(buffer)
+    }
+
+    /// Writes `bytes` out, all of them.
+    private func write(_ bytes: [UInt8]) throws(StreamError) {
         var offset = 0
-        defer {
-            if offset >= buffer.count { buffer.removeAll(keepingCapacity: true) }
-            else { buffer.removeSubrange(0..<offset) }
-        }
-        while offset < buffer.count {
-            let n = buffer.withUnsafeBytes { b in
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { b in
                 #if canImport(Glibc)
                 Glibc.write(fd, b.baseAddress! + offset, b.count - offset)
                 #else
