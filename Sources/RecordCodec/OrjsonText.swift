@@ -50,6 +50,12 @@ enum OrjsonText {
             out.write(value.sign == .minus ? "-0.0" : "0.0")
             return
         }
+        if writeShortDecimal(value, to: &out) { return }
+        writeFloatViaDescription(value, to: &out)
+    }
+
+    /// ``writeFloat(_:to:)`` for any finite non-zero value, from Swift's `description`.
+    static func writeFloatViaDescription(_ value: Double, to out: inout ByteWriter) {
         var description = value.description
         description.withUTF8 { text in
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
@@ -95,6 +101,57 @@ enum OrjsonText {
                 layOut(negative: value < 0, digits: digits, count: count, k: k, to: &out)
             }
         }
+    }
+
+    /// Powers of ten exact as doubles, 10^0 … 10^22.
+    private static let powersOfTen: [Double] = (0...22).map { k in
+        var p = 1.0
+        for _ in 0..<k { p *= 10 }
+        return p
+    }
+
+    /// The common case without `description`: a value in [1e-4, 1e15) that some decimal of at
+    /// most 15 significant digits, m / 10^k, reads back as. The first k that works gives the
+    /// shortest such decimal, and it is the only one of its length (15-digit decimals lie
+    /// further apart than a double's spacing), so it is the shortest round-trip digits the
+    /// general path would find. `Double(m) / 10^k` is correctly rounded (m < 2^53, 10^k exact),
+    /// so the equality is the round-trip test itself. Returns `false` to leave the value to the
+    /// general path.
+    @inline(__always)
+    private static func writeShortDecimal(_ value: Double, to out: inout ByteWriter) -> Bool {
+        let magnitude = abs(value)
+        guard magnitude >= 1e-4, magnitude < 1e15 else { return false }
+        var k = 0
+        while k <= 19 {
+            let scaled = magnitude * powersOfTen[k]
+            if scaled >= 1e15 { return false }
+            let m = scaled.rounded()
+            if m / powersOfTen[k] == magnitude {
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+                    // m's digits (m >= 1), most significant first
+                    var n = 0
+                    var q = UInt64(m)
+                    repeat {
+                        buffer[n] = UInt8(48 + q % 10)
+                        q /= 10
+                        n += 1
+                    } while q > 0
+                    var lo = 0, hi = n - 1
+                    while lo < hi {
+                        buffer.swapAt(lo, hi)
+                        lo += 1
+                        hi -= 1
+                    }
+                    var count = n
+                    while count > 1 && buffer[count - 1] == UInt8(ascii: "0") { count -= 1 }
+                    // the value lies in [10^(K-1), 10^K) with K = n - k
+                    layOut(negative: value < 0, digits: buffer.baseAddress!, count: count, k: n - k, to: &out)
+                }
+                return true
+            }
+            k += 1
+        }
+        return false
     }
 
     /// `format64`'s four layouts for the digits `d1…dn` of a value in [10^(k-1), 10^k).

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import RecordCodec
 
@@ -63,6 +64,43 @@ struct SpliceTests {
             }
         }
         log.finish(cases: cases, atLeast: 300)
+    }
+
+    /// The shortcut for short decimals must write what the general path writes (itself checked
+    /// against orjson by `floats.txt`), on coordinates, accuracies and random doubles.
+    @Test func shortDecimalShortcutAgreesWithTheGeneralPath() {
+        var state: UInt64 = 0xF10A7
+        func next() -> UInt64 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return state
+        }
+        func text(_ v: Double, _ body: (Double, inout ByteWriter) -> Void) -> [UInt8] {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
+                var w = ByteWriter(buffer)
+                body(v, &w)
+                return Array(w.written)
+            }
+        }
+        var values: [Double] = [0.1 + 0.2, 1e-4, 9.999999999999999e14, 1e15, 123456789012345.0, 0.30000000000000004]
+        for _ in 0..<100_000 {
+            let r = next()
+            switch r % 4 {
+            case 0: values.append(Double(Int64(r >> 20) % 180_000_000) / 1_000_000)  // 6-decimal coordinates
+            case 1: values.append(Double((r >> 40) % 2000) / 10)                       // accuracies like 12.5
+            case 2: values.append(Double(bitPattern: next() & 0x7FFF_FFFF_FFFF_FFFF))  // any finite double
+            default: values.append(Double(r >> 11) / Double(1 << 53) * pow(10, Double(r % 19) - 4))
+            }
+        }
+        var mismatches = 0
+        for v in values where v.isFinite && v != 0 {
+            let fast = text(v) { OrjsonText.writeFloat($0, to: &$1) }
+            let general = text(v) { OrjsonText.writeFloatViaDescription($0, to: &$1) }
+            if fast != general {
+                mismatches += 1
+                if mismatches < 5 { Issue.record("\(v): \(String(decoding: fast, as: UTF8.self)) vs \(String(decoding: general, as: UTF8.self))") }
+            }
+        }
+        #expect(mismatches == 0)
     }
 
     /// `floats.txt`: `orjson.dumps(x)` for doubles of every magnitude.
