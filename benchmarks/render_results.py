@@ -378,7 +378,7 @@ def render_enrich(w, e):
     w("")
     w("The run is a pipeline over all cores (a reader thread, parsing and deciding on one thread per "
       "core, a writer thread in input order; README, \"How it runs on all cores\"), so the figure is the "
-      "whole machine's; memory is flat in the input's size (a fixed pool of 2 MiB batches, and the "
+      "whole machine's; memory is flat in the input's size (a fixed pool of 1 MiB batches, and the "
       "sessions' state).")
     w("")
 

@@ -2,6 +2,7 @@ import Dispatch
 import EnrichEngine
 import GeoLookup
 import RecordCodec
+import Synchronization
 
 /// Parses and decides ``LineBatch``es on all cores, keeping each session's records in input order.
 ///
@@ -45,6 +46,10 @@ final class BatchProcessor: @unchecked Sendable {
     private let sdkParser: SDKRecordParser?
     /// Workers for parsing (the partitions decide; one when the format mixes sessions in a line).
     private let parseWorkers: Int
+    /// Session partitions per worker thread.
+    static let partitionsPerWorker = 4
+    /// Ranges of lines per worker thread when parsing.
+    static let parseChunksPerWorker = 8
     private let emitRejected: Bool
     private let format: RecordFormat
 
@@ -58,7 +63,9 @@ final class BatchProcessor: @unchecked Sendable {
     init(configuration: EngineConfiguration, lookup: LocationLookup, workers: Int, emitRejected: Bool,
          format: RecordFormat) throws {
         var partitions: [Partition] = []
-        for _ in 0..<(format.mixesSessionsInALine ? 1 : max(1, workers)) {
+        // several partitions per worker, claimed as they come: a worker that loses its core for a
+        // while (to the reader or the writer) takes fewer, and nobody waits long at the barrier
+        for _ in 0..<(format.mixesSessionsInALine ? 1 : min(255, max(1, workers) * Self.partitionsPerWorker)) {
             let enricher = try StandardEnricher(lookup: lookup, resolution: configuration.h3Resolution)
             let own = try StandardEnricher(lookup: lookup, resolution: configuration.h3Resolution)
             partitions.append(Partition(table: SessionTable(configuration: configuration, enricher: enricher),
@@ -111,12 +118,21 @@ final class BatchProcessor: @unchecked Sendable {
             if w == 1 || n < 256 {
                 parse(view, 0..<n)
             } else {
-                pool.run { k in self.parse(view, (n * k / w)..<(n * (k + 1) / w)) }
+                let chunks = w * Self.parseChunksPerWorker
+                let claims = Claims()
+                pool.run { _ in
+                    while let c = claims.next(below: chunks) {
+                        self.parse(view, (n * c / chunks)..<(n * (c + 1) / chunks))
+                    }
+                }
             }
             if partitionCount == 1 || n < 256 {
                 for p in 0..<partitionCount { decide(view, partition: p) }
             } else {
-                pool.run { p in if p < partitionCount { self.decide(view, partition: p) } }
+                let claims = Claims()
+                pool.run { _ in
+                    while let p = claims.next(below: partitionCount) { self.decide(view, partition: p) }
+                }
             }
         }}}}}
     }
@@ -332,6 +348,17 @@ extension RecordConsent {
         case .optOut: .optOut
         case .notSet: .notSet
         }
+    }
+}
+
+/// Hands out the indices 0, 1, 2, … once each to whichever worker asks first.
+final class Claims: Sendable {
+    private let counter = Atomic<Int>(0)
+
+    /// The next unclaimed index below `limit`, or `nil` when all are taken.
+    func next(below limit: Int) -> Int? {
+        let i = counter.wrappingAdd(1, ordering: .relaxed).oldValue
+        return i < limit ? i : nil
     }
 }
 

@@ -13,9 +13,11 @@ public struct EnrichOptions: Sendable {
     public var maxErrors: Int? = nil
     /// The records' format. Default the contract's canonical records.
     public var format = RecordFormat.canonical
-    /// The size of a batch of input, in bytes (default 2 MiB); about three batches per worker
-    /// are in flight, so this bounds the pipeline's memory.
-    public var batchBytes = 2 << 20
+    /// The size of a batch of input, in bytes (default 1 MiB); four batches are in flight, so
+    /// this bounds the pipeline's memory. 1 MiB measured fastest here (a batch, its parse and
+    /// its output stay in the cores' 1 MiB L2 share; 2 MiB was 25 % slower, 256 KiB paid more
+    /// barriers).
+    public var batchBytes = 1 << 20
 
     public init() {}
 }

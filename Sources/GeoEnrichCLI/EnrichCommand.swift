@@ -73,6 +73,9 @@ struct EnrichCommand: ParsableCommand {
     @Option(help: "Worker threads (default: the processors available).")
     var workers: Int?
 
+    @Option(name: .customLong("batch-size"), help: ArgumentHelp("Input batch size in KiB (tuning).", visibility: .hidden))
+    var batchSize: Int?
+
     @Option(help: "Folder of the data files (countries.bin, postal_ca.bin). Default: $GEO_ENRICH_DATA, else the data/ the binary was built beside.")
     var data: String?
 
@@ -115,6 +118,7 @@ struct EnrichCommand: ParsableCommand {
         options.maxErrors = maxErrors
         options.format = format
         if let workers { options.workers = workers }
+        if let batchSize { options.batchBytes = max(4, batchSize) << 10 }
 
         let started = DispatchTime.now().uptimeNanoseconds
         let pipeline: EnrichPipeline
