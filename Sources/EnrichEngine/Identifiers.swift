@@ -16,9 +16,22 @@ public struct SessionID: Hashable, Sendable, CustomStringConvertible {
         guard !rawValue.isEmpty else { return nil }
         self.rawValue = rawValue
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in rawValue.utf8 {
-            h ^= UInt64(b)
-            h &*= 0x0000_0100_0000_01b3
+        // over the string's contiguous UTF-8 when it has it (native strings do): no iterator
+        let hashed = rawValue.utf8.withContiguousStorageIfAvailable { bytes -> UInt64 in
+            var h = h
+            for b in bytes {
+                h ^= UInt64(b)
+                h &*= 0x0000_0100_0000_01b3
+            }
+            return h
+        }
+        if let hashed {
+            h = hashed
+        } else {
+            for b in rawValue.utf8 {
+                h ^= UInt64(b)
+                h &*= 0x0000_0100_0000_01b3
+            }
         }
         // fmix64 (MurmurHash3, public domain): xor-shifts and multiplications by its constants
         h ^= h >> 33
