@@ -82,6 +82,9 @@ public final class CountryIndex: Sendable {
                 if let problem = WKBStructure.problem(in: UnsafeRawBufferPointer(rebasing: wkb[record.wkb])) {
                     throw CountryFileProblem("record \(i): its WKB is malformed: \(problem)")
                 }
+                // checked once: its pages leave the resident set until a lookup needs them
+                let offset = recordBytes + tileBytes
+                file.releasePages((offset + record.wkb.lowerBound)..<(offset + record.wkb.upperBound))
                 records.append(record)
             }
             try Self.validateTree(tiles: tiles, nodes: nodes, lists: lists, recordCount: recordCount)
@@ -89,6 +92,7 @@ public final class CountryIndex: Sendable {
         } catch {
             throw corrupt(error.message)
         }
+        file.releaseAllPages()
         self.file = file
         tables = Tables(tiles: tiles, nodes: nodes, lists: lists, wkb: wkb)
     }

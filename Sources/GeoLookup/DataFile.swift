@@ -85,7 +85,18 @@ public final class DataFile: @unchecked Sendable {
             guard payloadSize == UInt64(size - DataFile.headerSize) else {
                 throw DataFileError.Reason.truncated(expected: DataFile.headerSize + Int(clamping: payloadSize), actual: size)
             }
-            let actual = DataFile.checksum(payload)
+            // a megabyte at a time, each given back once summed: opening does not make the whole
+            // file resident (the pages stay in the page cache; lookups fault in what they read)
+            var actual: UInt64 = 0
+            let chunk = 1 << 20  // a multiple of 8: the words' indices continue across chunks
+            var start = 0
+            while start < payload.count {
+                let end = Swift.min(start + chunk, payload.count)
+                actual &+= DataFile.checksum(UnsafeRawBufferPointer(rebasing: payload[start..<end]),
+                                             firstWord: UInt64(start / 8))
+                releasePages(start..<end)
+                start = end
+            }
             guard actual == storedChecksum else {
                 throw DataFileError.Reason.checksumMismatch(expected: storedChecksum, actual: actual)
             }
@@ -107,20 +118,43 @@ public final class DataFile: @unchecked Sendable {
     ///
     /// - Complexity: O(n).
     public static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        checksum(bytes, firstWord: 0)
+    }
+
+    /// The checksum's terms for `bytes` as the words from index `firstWord` on (a part of a
+    /// payload that starts at byte `8 × firstWord`); the parts' sums add up to the whole's.
+    static func checksum(_ bytes: UnsafeRawBufferPointer, firstWord: UInt64) -> UInt64 {
         var sum: UInt64 = 0
         let words = bytes.count / 8
         var i = 0
         while i < words {
             let w = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self))
-            sum &+= w &* (2 &* UInt64(i) &+ 1)
+            sum &+= w &* (2 &* (firstWord &+ UInt64(i)) &+ 1)
             i += 1
         }
         if bytes.count % 8 != 0 {
             var last: UInt64 = 0
             for (k, b) in bytes[(8 * words)...].enumerated() { last |= UInt64(b) << (8 * UInt64(k)) }
-            sum &+= last &* (2 &* UInt64(words) &+ 1)
+            sum &+= last &* (2 &* (firstWord &+ UInt64(words)) &+ 1)
         }
         return sum
+    }
+
+    /// Gives the whole pages inside `range` (payload offsets) back to the system: they leave
+    /// this process's resident memory and are read again from the page cache if used. For the
+    /// pages an open-time check read once; lookups then keep resident only what they touch.
+    public func releasePages(_ range: Range<Int>) {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let lower = DataFile.headerSize + range.lowerBound, upper = DataFile.headerSize + range.upperBound
+        let start = (lower + page - 1) / page * page
+        let end = upper == mappedLength ? (upper + page - 1) / page * page : upper / page * page
+        guard end > start else { return }
+        _ = madvise(base + start, end - start, MADV_DONTNEED)
+    }
+
+    /// Gives every page of the file back (see ``releasePages(_:)``): after the open-time checks.
+    public func releaseAllPages() {
+        _ = madvise(base, (mappedLength + Int(sysconf(Int32(_SC_PAGESIZE))) - 1) / Int(sysconf(Int32(_SC_PAGESIZE))) * Int(sysconf(Int32(_SC_PAGESIZE))), MADV_DONTNEED)
     }
 
     /// A typed view of `count` values of `T` at `offset` in the payload.

@@ -104,6 +104,8 @@ public final class PostalIndex: @unchecked Sendable {
                   (p >> 40) & 0xFF <= UInt64(unitsPerCell + 1), p >> 48 == 0
             else { throw corrupt("point \(i) out of range") }
         }
+        // the checks read every page once; lookups keep resident only what they touch
+        file.releaseAllPages()
         grid = PostalGrid(blockStart: blockStart, rowTable: rowTable, rowPool: rowPool, cellKey: cellKey, cellStart: cellStart, points: points,
                           cellsPerDegree: Double(g), unitsPerDegree: s, unitsPerCell: unitsPerCell,
                           baseRow: baseRow, baseCol: baseCol, blockRows: blockRows, blockCols: blockCols, blockBits: bits)
