@@ -11,11 +11,13 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "GeoEnrich",
-                 targets: ["H3Core", "GeoBridge", "GeoLookup", "EnrichEngine", "RecordCodec", "EnrichStream"]),
+                 targets: ["H3Core", "GeoBridge", "GeoLookup", "EnrichEngine", "RecordCodec", "EnrichStream", "LocationPush"]),
         .executable(name: "geo-enrich", targets: ["GeoEnrichCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.21.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
     ],
     targets: [
         // C libraries from the system, found with pkg-config; apt names them for a fresh machine.
@@ -43,10 +45,18 @@ let package = Package(
         // parallel (sessions partitioned), written in input order, every line counted.
         .target(name: "EnrichStream", dependencies: ["EnrichEngine", "RecordCodec", "GeoLookup"]),
 
+        // Accepted locations to the MobileTracker session-location endpoint: a pure scheduler
+        // (coalescing, ordering, retries, bounds) driven over async-http-client.
+        .target(name: "LocationPush", dependencies: [
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
+
         .executableTarget(
             name: "GeoEnrichCLI",
             dependencies: [
-                "H3Core", "GeoBridge", "GeoLookup", "EnrichEngine", "EnrichStream",
+                "H3Core", "GeoBridge", "GeoLookup", "EnrichEngine", "EnrichStream", "LocationPush",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -59,6 +69,12 @@ let package = Package(
         .testTarget(name: "RecordCodecTests", dependencies: ["RecordCodec"], exclude: ["Fixtures"]),
         .testTarget(name: "EnrichStreamTests", dependencies: ["EnrichStream", "RecordCodec", "GeoLookup"],
                     exclude: ["Fixtures"]),
+        .testTarget(name: "LocationPushTests", dependencies: [
+            "LocationPush",
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -27,6 +27,8 @@ final class BatchProcessor: @unchecked Sendable {
             var ownEnricher: StandardEnricher
             /// The batch's outcomes of SDK lines' records, while it is being decided.
             var outcomes: [LineOutcome] = []
+            /// The batch's accepted fixes, when pushing.
+            var pushes: [PushItem] = []
         }
 
         var work: Work?
@@ -51,6 +53,8 @@ final class BatchProcessor: @unchecked Sendable {
     /// Ranges of lines per worker thread when parsing.
     static let parseChunksPerWorker = 8
     private let emitRejected: Bool
+    /// Collect accepted fixes for the push.
+    private let pushing: Bool
     private let format: RecordFormat
 
     /// - Parameters:
@@ -61,7 +65,8 @@ final class BatchProcessor: @unchecked Sendable {
     ///   - format: how records are read and where the enrichment goes.
     /// - Throws: ``GEOSError`` when GEOS cannot make a context.
     init(configuration: EngineConfiguration, lookup: LocationLookup, workers: Int, emitRejected: Bool,
-         format: RecordFormat) throws {
+         format: RecordFormat, pushing: Bool = false) throws {
+        self.pushing = pushing
         var partitions: [Partition] = []
         // several partitions per worker, claimed as they come: a worker that loses its core for a
         // while (to the reader or the writer) takes fewer, and nobody waits long at the barrier
@@ -95,12 +100,14 @@ final class BatchProcessor: @unchecked Sendable {
             swap(&partitions[p].output, &batch.partitionBytes[p])
             swap(&partitions[p].results, &batch.partitionResults[p])
             swap(&partitions[p].work!.outcomes, &batch.partitionOutcomes[p])
+            swap(&partitions[p].work!.pushes, &batch.partitionPushes[p])
         }
         defer {
             for p in partitions.indices {
                 swap(&partitions[p].output, &batch.partitionBytes[p])
                 swap(&partitions[p].results, &batch.partitionResults[p])
                 swap(&partitions[p].work!.outcomes, &batch.partitionOutcomes[p])
+                swap(&partitions[p].work!.pushes, &batch.partitionPushes[p])
             }
         }
         let w = parseWorkers
@@ -201,7 +208,7 @@ final class BatchProcessor: @unchecked Sendable {
             case .canonical(let record, let session)?:
                 ready = (record, session)
             case .sdk(let records, let sessions)?:
-                results.append(decideSDK(view.line(i), records, sessions, &work, &out))
+                results.append(decideSDK(view.line(i), Int32(i), records, sessions, &work, &out))
                 continue
             case nil:
                 continue
@@ -217,6 +224,11 @@ final class BatchProcessor: @unchecked Sendable {
                     outcome = .fixAccepted
                     work.renderer.write(line: line, record: record, session: ready.session,
                                         enrichment: enrichment, age: 0, to: &out)
+                    if pushing {
+                        work.pushes.append(PushItem(line: Int32(i), session: ready.session.rawValue,
+                                                    body: PushBody.json(latitude: parsed.latitude, longitude: parsed.longitude,
+                                                                        accuracy: parsed.accuracy)))
+                    }
                 case .rejected(let reason):
                     outcome = LineOutcome(reason)
                     guard emitRejected else {
@@ -249,8 +261,8 @@ final class BatchProcessor: @unchecked Sendable {
 
     /// Step 2 for an SDK line: each record through the engine in order, then the line written
     /// with their enrichment placed.
-    private func decideSDK(_ line: UnsafeBufferPointer<UInt8>, _ records: [SDKRecord], _ sessions: [SessionID],
-                           _ part: inout Partition.Work, _ out: inout [UInt8]) -> DecidedLine {
+    private func decideSDK(_ line: UnsafeBufferPointer<UInt8>, _ index: Int32, _ records: [SDKRecord],
+                           _ sessions: [SessionID], _ part: inout Partition.Work, _ out: inout [UInt8]) -> DecidedLine {
         let first = part.outcomes.count
         var geos: [GeoFields?] = []
         var written = format == .eqworks  // EQWorks records are events that carry their own fix
@@ -264,6 +276,11 @@ final class BatchProcessor: @unchecked Sendable {
                     part.outcomes.append(.fixAccepted)
                     geos.append(GeoRenderer.fields(enrichment, age: 0))
                     written = true
+                    if pushing {
+                        part.pushes.append(PushItem(line: index, session: session.rawValue,
+                                                    body: PushBody.json(latitude: parsed.latitude, longitude: parsed.longitude,
+                                                                        accuracy: parsed.accuracy)))
+                    }
                 case .rejected(let reason):
                     part.outcomes.append(LineOutcome(reason))
                     if format == .eqworks && reason != .consent {

@@ -18,6 +18,8 @@ final class BatchWriter {
     private(set) var statistics = EnrichStatistics()
     /// Whether the error limit was reached.
     private(set) var reachedErrorLimit = false
+    /// Where accepted fixes go once their lines are written.
+    private let pushSink: (any AcceptedFixSink)?
 
     /// - Parameters:
     ///   - output: where the enriched lines go.
@@ -25,7 +27,9 @@ final class BatchWriter {
     ///   - maxErrors: stop after this many bad lines; `nil` for no limit.
     ///   - inputNames: the inputs' names, to name the file in error reports (pass `nil` for one
     ///     input: the report is then exactly the peer's).
-    init(output: OutputFile, errors: OutputFile, maxErrors: Int?, inputNames: [String]?) {
+    init(output: OutputFile, errors: OutputFile, maxErrors: Int?, inputNames: [String]?,
+         pushSink: (any AcceptedFixSink)? = nil) {
+        self.pushSink = pushSink
         self.output = output
         self.errors = errors
         self.maxErrors = maxErrors
@@ -91,12 +95,24 @@ final class BatchWriter {
                     reachedErrorLimit = true
                     statistics.stoppedEarly = true
                     try output.append(gathered)
+                    submitPushes(batch, before: i)
                     return false
                 }
             }
         }
         try output.append(gathered)
+        submitPushes(batch, before: batch.lines.count)
         return true
+    }
+
+    /// Hands the batch's accepted fixes on lines before `limit` to the push sink.
+    private func submitPushes(_ batch: LineBatch, before limit: Int) {
+        guard let pushSink else { return }
+        for pushes in batch.partitionPushes {
+            for item in pushes where Int(item.line) < limit {
+                pushSink.accepted(session: item.session, body: item.body)
+            }
+        }
     }
 
     /// Writes out both outputs' buffers.

@@ -18,6 +18,8 @@ public struct EnrichOptions: Sendable {
     /// its output stay in the cores' 1 MiB L2 share; 2 MiB was 25 % slower, 256 KiB paid more
     /// barriers).
     public var batchBytes = 1 << 20
+    /// Where accepted fixes go once written (the push); `nil` for none.
+    public var pushSink: (any AcceptedFixSink)? = nil
 
     public init() {}
 }

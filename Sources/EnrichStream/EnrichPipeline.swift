@@ -28,7 +28,8 @@ public final class EnrichPipeline: @unchecked Sendable {
     public init(options: EnrichOptions, lookup: LocationLookup) throws {
         self.options = options
         processor = try BatchProcessor(configuration: options.engine, lookup: lookup, workers: options.workers,
-                                       emitRejected: options.emitRejected, format: options.format)
+                                       emitRejected: options.emitRejected, format: options.format,
+                                       pushing: options.pushSink != nil)
     }
 
     /// What the run has done so far, for a progress display.
@@ -123,7 +124,7 @@ public final class EnrichPipeline: @unchecked Sendable {
 
         // writer: decided batches → outputs, in order
         let writer = BatchWriter(output: output, errors: errors, maxErrors: options.maxErrors,
-                                 inputNames: inputs.count > 1 ? inputs.map(\.name) : nil)
+                                 inputNames: inputs.count > 1 ? inputs.map(\.name) : nil, pushSink: options.pushSink)
         let writerDone = DispatchSemaphore(value: 0)
         let writerBox = UncheckedBox(writer)
         let writerThread = Thread {

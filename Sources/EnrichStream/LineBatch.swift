@@ -111,6 +111,8 @@ final class LineBatch: @unchecked Sendable {
     var partitionBytes: [[UInt8]]
     /// Per partition, once decided: the outcomes of SDK lines' records.
     var partitionOutcomes: [[LineOutcome]]
+    /// Per partition, once decided, when pushing: its accepted fixes, in input order.
+    var partitionPushes: [[PushItem]]
 
     /// - Parameters:
     ///   - capacity: the initial size of ``storage`` in bytes.
@@ -121,6 +123,7 @@ final class LineBatch: @unchecked Sendable {
         partitionBytes = Array(repeating: [], count: partitions)
         partitionResults = Array(repeating: [], count: partitions)
         partitionOutcomes = Array(repeating: [], count: partitions)
+        partitionPushes = Array(repeating: [], count: partitions)
     }
 
     deinit { storage.deallocate() }
@@ -152,6 +155,7 @@ final class LineBatch: @unchecked Sendable {
             partitionBytes[i].removeAll(keepingCapacity: true)
             partitionResults[i].removeAll(keepingCapacity: true)
             partitionOutcomes[i].removeAll(keepingCapacity: true)
+            partitionPushes[i].removeAll(keepingCapacity: true)
         }
     }
 

@@ -4,6 +4,7 @@ import EnrichStream
 import Foundation
 import GeoLookup
 import H3Core
+import LocationPush
 
 #if canImport(Glibc)
 import Glibc
@@ -24,8 +25,9 @@ struct EnrichCommand: ParsableCommand {
             goes on. A summary goes to standard error at the end.
 
             Exit status: 0 when the input was read to its end (bad lines included); 1 when \
-            --max-errors was reached or an input or output failed; 64 for a usage error; 130 or \
-            143 after SIGINT or SIGTERM (what was read is finished, written and counted first).
+            --max-errors was reached or an input or output failed; 3 when some pushes could not be \
+            delivered (they are in the dead-letter file); 64 for a usage error; 130 or 143 after \
+            SIGINT or SIGTERM (what was read is finished, written and counted first).
             """)
 
     @Argument(help: "Input files, read in order as one stream; `-` or none for standard input.")
@@ -82,6 +84,8 @@ struct EnrichCommand: ParsableCommand {
     @Flag(help: "No summary line on standard error.")
     var quiet = false
 
+    @OptionGroup(title: "Push (contract rule 8)") var push: PushOptions
+
     func validate() throws {
         guard distanceFilter.isFinite, distanceFilter >= 0 else {
             throw ValidationError("--distance-filter must be a non-negative number of metres, not \(distanceFilter)")
@@ -120,6 +124,9 @@ struct EnrichCommand: ParsableCommand {
         if let workers { options.workers = workers }
         if let batchSize { options.batchBytes = max(4, batchSize) << 10 }
 
+        let pusher = try push.makePusher()
+        if let pusher { options.pushSink = PusherSink(pusher: pusher) }
+
         let started = DispatchTime.now().uptimeNanoseconds
         let pipeline: EnrichPipeline
         let files: [InputFile]
@@ -150,10 +157,15 @@ struct EnrichCommand: ParsableCommand {
             throw ExitCode(1)
         }
         if showProgress { ProgressLine.clear() }
+        var pushStatistics: PushStatistics?
+        var deadLetters = 0
+        if let pusher { (pushStatistics, deadLetters) = try push.finish(pusher) }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
 
         if let stats {
-            let json = statistics.json(elapsedSeconds: elapsed, extra: [("push", #"{"enabled":false}"#)])
+            let json = statistics.json(elapsedSeconds: elapsed,
+                                       extra: [("push_enabled", pusher == nil ? "false" : "true")]
+                                           + PushOptions.statisticsKeys(pushStatistics))
             do {
                 let file = try OutputFile(path: stats)
                 try file.appendLine(json)
@@ -163,7 +175,15 @@ struct EnrichCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
-        if !quiet { FileHandle.standardError(Summary.line(statistics, elapsedSeconds: elapsed)) }
+        if !quiet {
+            var line = Summary.line(statistics, elapsedSeconds: elapsed)
+            if let p = pushStatistics {
+                line += "; push: \(Summary.grouped(p.pushed)) pushed, \(Summary.grouped(p.coalesced)) coalesced, "
+                    + "\(Summary.grouped(p.retries)) retries, \(p.failed) failed"
+                    + (deadLetters > 0 ? " (in \(push.pushDeadLetter))" : "")
+            }
+            FileHandle.standardError(line)
+        }
         precondition(statistics.reconciles, "the statistics do not reconcile: \(statistics)")
 
         switch StopSignals.flag.cause {
@@ -172,6 +192,7 @@ struct EnrichCommand: ParsableCommand {
         default: break
         }
         if statistics.stoppedEarly { throw ExitCode(1) }  // --max-errors
+        if deadLetters > 0 { throw ExitCode(3) }  // the enrichment is complete; some pushes are not
     }
 }
 

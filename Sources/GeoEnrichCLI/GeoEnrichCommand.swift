@@ -7,5 +7,5 @@ struct GeoEnrichCommand: ParsableCommand {
         commandName: "geo-enrich",
         abstract: "Location and geospatial enrichment for mobile-analytics event streams.",
         version: "0.1.0",
-        subcommands: [EnrichCommand.self, H3Command.self, LookupCommand.self])
+        subcommands: [EnrichCommand.self, PushCommand.self, H3Command.self, LookupCommand.self])
 }

@@ -1,0 +1,18 @@
+/// Receives every accepted fix of a run (contract rule 8: each becomes a push), once its line
+/// has been written: in input order for each session, never for a line after the run stopped.
+/// Called from the pipeline's writer thread; an implementation must return at once (queue the
+/// work), since the output waits meanwhile.
+public protocol AcceptedFixSink: Sendable {
+    /// - Parameters:
+    ///   - session: the fix's session id.
+    ///   - body: `{"latitude":…,"longitude":…,"accuracy":…}` (JSON; accuracy left out when absent).
+    func accepted(session: String, body: [UInt8])
+}
+
+/// An accepted fix waiting in its batch for the writer.
+struct PushItem {
+    /// The fix's line in the batch.
+    var line: Int32
+    var session: String
+    var body: [UInt8]
+}

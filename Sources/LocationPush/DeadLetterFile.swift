@@ -1,0 +1,34 @@
+/// The dead-letter file: one JSON object per undelivered update,
+/// `{"session_id":"…","body":"<the PUT body, as a JSON string>","reason":"…","attempts":N}`;
+/// the body is kept as a string so that a replay sends exactly the same bytes.
+public enum DeadLetterFile {
+    /// The NDJSON line (with its `\n`) of a dead letter.
+    public static func line(_ letter: DeadLetter) -> [UInt8] {
+        var out: [UInt8] = []
+        out += #"{"session_id":"#.utf8
+        appendString(Array(letter.session.utf8), to: &out)
+        out += #","body":"#.utf8
+        appendString(letter.body, to: &out)
+        out += #","reason":"#.utf8
+        appendString(Array(letter.reason.utf8), to: &out)
+        out += #","attempts":"#.utf8
+        out += String(letter.attempts).utf8
+        out += "}\n".utf8
+        return out
+    }
+
+    /// A JSON string of UTF-8 text: `"` and `\` escaped, control characters as `\u00xx`.
+    static func appendString(_ bytes: [UInt8], to out: inout [UInt8]) {
+        let hex = Array("0123456789abcdef".utf8)
+        out.append(UInt8(ascii: "\""))
+        for b in bytes {
+            switch b {
+            case UInt8(ascii: "\""): out += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case ..<0x20: out += [UInt8(ascii: "\\"), UInt8(ascii: "u"), 48, 48, hex[Int(b >> 4)], hex[Int(b & 0xF)]]
+            default: out.append(b)
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,282 @@
+/// The push policy as a pure state machine: what to send, when to retry, what to give up on.
+/// No clock, no network, no randomness of its own: events come in with the time, actions come
+/// out, and the driver (``LocationPusher``) performs them. Deterministic, hence tested directly.
+///
+/// Per session at most one request is in flight. A newer location replaces one not yet sent
+/// (`coalesced`), so an older location never lands after a newer one, and memory holds at most
+/// one waiting update per session. Retryable failures back off exponentially with full jitter
+/// (or as `Retry-After` says, clamped); an update that cannot be delivered within
+/// ``PushPolicy/maxRetryTime``, or that the server refuses for good, becomes a dead letter.
+///
+/// Every submitted update ends exactly once as `pushed`, `coalesced` or `failed`, so
+/// `submitted == pushed + coalesced + failed + pending` at any time.
+public struct PushScheduler: Sendable {
+    /// What the driver must do.
+    public enum Action: Sendable, Equatable {
+        /// Send `body` for `session` (attempt 1, 2, …).
+        case send(session: String, body: [UInt8], attempt: Int)
+        /// Call ``retryDue(session:now:)`` for `session` after `delay` seconds.
+        case wait(session: String, delay: Double)
+        /// Give up on an update: record it for a later replay.
+        case deadLetter(DeadLetter)
+    }
+
+    /// How a request ended.
+    public enum Outcome: Sendable, Equatable {
+        /// 2xx.
+        case delivered
+        /// A network error, a timeout, 408, 429 or 5xx; `retryAfter` in seconds when the server said.
+        case retryable(reason: String, retryAfter: Double?)
+        /// Any other answer: not retried.
+        case refused(reason: String)
+    }
+
+    private enum Phase: Sendable { case queued, inFlight, backingOff }
+
+    private struct SessionState: Sendable {
+        var current: [UInt8]
+        var pending: [UInt8]?
+        var phase: Phase
+        var attempts = 0
+        /// When the current update was first tried, and why its last attempt failed.
+        var firstAttempt: Double?
+        var lastError: String?
+    }
+
+    public let policy: PushPolicy
+    private var sessions: [String: SessionState] = [:]
+    /// Sessions waiting for a free slot, first come first served.
+    private var ready: [String] = []
+    private var readyHead = 0
+    private var rng: SplitMix64
+    public private(set) var inFlight = 0
+    public private(set) var statistics = PushStatistics()
+
+    /// - Parameters:
+    ///   - policy: the bounds and backoff.
+    ///   - seed: the jitter's random seed.
+    public init(policy: PushPolicy, seed: UInt64 = 0x9E37_79B9) {
+        self.policy = policy
+        rng = SplitMix64(seed: seed)
+    }
+
+    /// Sessions with an update not yet delivered or given up.
+    public var activeSessions: Int { sessions.count }
+
+    /// Whether nothing is left to deliver.
+    public var isIdle: Bool { sessions.isEmpty }
+
+    /// A new location for `session` (the body of its PUT).
+    public mutating func submit(session: String, body: [UInt8], now: Double) -> [Action] {
+        statistics.submitted += 1
+        guard var state = sessions[session] else {
+            sessions[session] = SessionState(current: body, phase: .queued)
+            return schedule(session, now: now)
+        }
+        switch state.phase {
+        case .inFlight:
+            if state.pending != nil { statistics.coalesced += 1 }
+            state.pending = body
+        case .queued, .backingOff:
+            // not on the wire: the newer location takes its place (and its retry budget)
+            statistics.coalesced += 1
+            state.current = body
+            state.firstAttempt = nil
+        }
+        sessions[session] = state
+        return []
+    }
+
+    /// A request of `session` ended.
+    public mutating func completed(session: String, outcome: Outcome, now: Double) -> [Action] {
+        guard var state = sessions[session], state.phase == .inFlight else { return [] }
+        inFlight -= 1
+        var actions: [Action] = []
+        switch outcome {
+        case .delivered:
+            statistics.pushed += 1
+            if let next = state.pending {
+                state = SessionState(current: next, phase: .queued)
+                sessions[session] = state
+                actions += schedule(session, now: now)
+            } else {
+                sessions[session] = nil
+            }
+        case .refused(let reason):
+            statistics.failed += 1
+            actions.append(.deadLetter(DeadLetter(session: session, body: state.current, reason: reason,
+                                                  attempts: state.attempts)))
+            if let next = state.pending {
+                sessions[session] = SessionState(current: next, phase: .queued)
+                actions += schedule(session, now: now)
+            } else {
+                sessions[session] = nil
+            }
+        case .retryable(let reason, let retryAfter):
+            state.lastError = reason
+            if let next = state.pending {
+                // a newer location supersedes the failed one: it is what the retry carries
+                statistics.coalesced += 1
+                state.current = next
+                state.pending = nil
+                state.firstAttempt = now
+            }
+            let first = state.firstAttempt ?? now
+            let delay = retryDelay(attempts: state.attempts, retryAfter: retryAfter)
+            if now + delay - first > policy.maxRetryTime {
+                statistics.failed += 1
+                actions.append(.deadLetter(DeadLetter(session: session, body: state.current,
+                                                      reason: "gave up after \(state.attempts) attempts in \(Int(now - first)) s: \(reason)",
+                                                      attempts: state.attempts)))
+                sessions[session] = nil
+            } else {
+                statistics.retries += 1
+                state.phase = .backingOff
+                sessions[session] = state
+                actions.append(.wait(session: session, delay: delay))
+            }
+        }
+        return actions + fillSlots(now: now)
+    }
+
+    /// The backoff of `session` is over: send again when a slot is free.
+    public mutating func retryDue(session: String, now: Double) -> [Action] {
+        guard var state = sessions[session], state.phase == .backingOff else { return [] }
+        state.phase = .queued
+        sessions[session] = state
+        return schedule(session, now: now)
+    }
+
+    /// Gives up on everything not delivered (the drain timeout): each session's newest location
+    /// becomes a dead letter (an older one in flight counts as coalesced).
+    public mutating func abandonAll(reason: String) -> [Action] {
+        var actions: [Action] = []
+        for (session, state) in sessions.sorted(by: { $0.key < $1.key }) {
+            var body = state.current
+            if let pending = state.pending {
+                statistics.coalesced += 1
+                body = pending
+            }
+            statistics.failed += 1
+            let why = state.lastError.map { "\(reason) (last error: \($0))" } ?? reason
+            actions.append(.deadLetter(DeadLetter(session: session, body: body, reason: why, attempts: state.attempts)))
+        }
+        sessions.removeAll()
+        ready.removeAll()
+        readyHead = 0
+        inFlight = 0
+        return actions
+    }
+
+    // MARK: Slots
+
+    /// Sends `session`'s current update if a slot is free, else queues the session.
+    private mutating func schedule(_ session: String, now: Double) -> [Action] {
+        guard inFlight < policy.maxInFlight else {
+            ready.append(session)
+            return []
+        }
+        return [start(session, now: now)]
+    }
+
+    private mutating func start(_ session: String, now: Double) -> Action {
+        var state = sessions[session]!
+        state.phase = .inFlight
+        state.attempts += 1
+        if state.firstAttempt == nil { state.firstAttempt = now }
+        sessions[session] = state
+        inFlight += 1
+        return .send(session: session, body: state.current, attempt: state.attempts)
+    }
+
+    /// Starts queued sessions while slots are free.
+    private mutating func fillSlots(now: Double) -> [Action] {
+        var actions: [Action] = []
+        while inFlight < policy.maxInFlight && readyHead < ready.count {
+            let session = ready[readyHead]
+            readyHead += 1
+            if sessions[session]?.phase == .queued { actions.append(start(session, now: now)) }
+        }
+        if readyHead > 1024 && readyHead * 2 > ready.count {
+            ready.removeFirst(readyHead)
+            readyHead = 0
+        }
+        return actions
+    }
+
+    /// Full jitter: uniform in [0, min(cap, base · 2^(attempts−1))]; or the server's
+    /// `Retry-After`, clamped to ``PushPolicy/maxRetryAfter``.
+    private mutating func retryDelay(attempts: Int, retryAfter: Double?) -> Double {
+        if let retryAfter { return Swift.min(Swift.max(retryAfter, 0), policy.maxRetryAfter) }
+        let exponent = Swift.min(Swift.max(attempts - 1, 0), 30)
+        let ceiling = Swift.min(policy.maxBackoff, policy.baseBackoff * Double(1 << exponent))
+        return ceiling * rng.nextUnit()
+    }
+}
+
+/// The push's bounds and backoff. Defaults are the issue's: 64 requests in flight, 5 minutes of
+/// retries per update.
+public struct PushPolicy: Sendable, Equatable {
+    /// Requests in flight at most (over all sessions).
+    public var maxInFlight = 64
+    /// Seconds an update may spend being retried before it becomes a dead letter.
+    public var maxRetryTime = 300.0
+    /// The first backoff's ceiling, seconds; doubled each attempt up to ``maxBackoff``.
+    public var baseBackoff = 0.1
+    public var maxBackoff = 30.0
+    /// The longest `Retry-After` honoured, seconds.
+    public var maxRetryAfter = 60.0
+    /// Seconds a request may take before it counts as a timeout (retryable).
+    public var requestTimeout = 10.0
+
+    public init() {}
+}
+
+/// What the push did (each submitted update ends as exactly one of pushed, coalesced, failed).
+public struct PushStatistics: Sendable, Equatable {
+    public var submitted = 0
+    /// Delivered (2xx).
+    public var pushed = 0
+    /// Replaced by a newer location of the same session before delivery.
+    public var coalesced = 0
+    /// Given up: dead letters.
+    public var failed = 0
+    /// Retries scheduled.
+    public var retries = 0
+
+    public init() {}
+
+    /// Updates neither delivered, replaced nor given up yet.
+    public var outstanding: Int { submitted - pushed - coalesced - failed }
+}
+
+/// An update that was not delivered, with why: a line of the dead-letter file.
+public struct DeadLetter: Sendable, Equatable {
+    public var session: String
+    /// The PUT body, JSON.
+    public var body: [UInt8]
+    public var reason: String
+    public var attempts: Int
+
+    public init(session: String, body: [UInt8], reason: String, attempts: Int) {
+        self.session = session
+        self.body = body
+        self.reason = reason
+        self.attempts = attempts
+    }
+}
+
+/// A small seeded generator for the jitter (SplitMix64).
+struct SplitMix64: Sendable {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    /// Uniform in [0, 1).
+    mutating func nextUnit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+@testable import LocationPush
+
+/// The pusher against a real HTTP server on loopback that fails on purpose.
+@Suite(.serialized) struct PushIntegrationTests {
+    static let key = "test-key-7f3a"
+
+    /// Bodies carry a per-session counter as the latitude, so order can be checked.
+    static func body(_ n: Int) -> [UInt8] { Array(#"{"latitude":\#(n),"longitude":-97.1,"accuracy":5}"#.utf8) }
+    static func counter(_ body: [UInt8]) -> Int? {
+        let text = String(decoding: body, as: UTF8.self)
+        guard let r = text.range(of: #"{"latitude":"#), let end = text[r.upperBound...].firstIndex(of: ",") else { return nil }
+        return Int(text[r.upperBound..<end])
+    }
+
+    func pusher(port: Int, key: String = Self.key, _ configure: (inout PushPolicy) -> Void = { _ in }) throws -> LocationPusher {
+        var policy = PushPolicy()
+        policy.baseBackoff = 0.01
+        policy.maxBackoff = 0.2
+        policy.maxRetryAfter = 0.3
+        policy.requestTimeout = 0.5
+        configure(&policy)
+        return LocationPusher(endpoint: try PushEndpoint(baseURL: "http://127.0.0.1:\(port)", apiKey: APIKey(key)!),
+                              policy: policy)
+    }
+
+    @Test func oneRequestInFourFailsAndEverySessionStillEndsAtItsLastLocation() async throws {
+        // request n: 500, 429 with Retry-After, dropped connection, slow beyond the timeout, then ok
+        let server = FaultyServer(expectedKey: Self.key) { n in
+            switch n % 16 {
+            case 1: .status(500, retryAfter: nil)
+            case 5: .status(429, retryAfter: "1")
+            case 9: .drop
+            case 13: .slow(1.0)
+            default: .ok
+            }
+        }
+        let port = try server.start()
+        defer { server.stop() }
+        let pusher = try pusher(port: port)
+        let sessions = 60, updates = 25
+        var last: [String: Int] = [:]
+        for u in 0..<updates {
+            for s in 0..<sessions {
+                let id = "s-\(s)/ü"  // percent-encoded in the path
+                pusher.submit(session: id, body: Self.body(u))
+                last[id] = u
+            }
+            try await Task.sleep(nanoseconds: 2_000_000)
+        }
+        let letters = await pusher.drain(timeout: 30)
+        try await pusher.shutdown()
+        let stats = pusher.statistics
+        #expect(letters.isEmpty, "\(letters.prefix(3))")
+        #expect(stats.submitted == sessions * updates)
+        #expect(stats.submitted == stats.pushed + stats.coalesced + stats.failed)
+        #expect(stats.retries > 0)
+
+        let requests = server.recorded
+        #expect(requests.allSatisfy { $0.apiKey == Self.key && $0.method == "PUT" && $0.contentType == "application/json" })
+        // per session: what arrived never goes back in time, and the last delivered is the last submitted
+        var byPath: [String: [FaultyServer.Request]] = [:]
+        for r in requests { byPath[r.path, default: []].append(r) }
+        #expect(byPath.count == sessions)
+        for (id, lastUpdate) in last {
+            let path = "/v2/tracking-session/\(PushEndpoint.percentEncoded(id))/location"
+            let seen = byPath[path] ?? []
+            let counters = seen.compactMap { Self.counter($0.body) }
+            #expect(counters.count == seen.count, "no invented bodies")
+            #expect(zip(counters, counters.dropFirst()).allSatisfy { $0 <= $1 }, "\(id): \(counters)")
+            let delivered = seen.filter { ($0.answered ?? 0) / 100 == 2 }.compactMap { Self.counter($0.body) }
+            #expect(delivered.last == lastUpdate, "\(id): delivered \(delivered)")
+        }
+        // keep-alive: far fewer connections than requests
+        #expect(server.connectionCount < requests.count / 2)
+    }
+
+    @Test func aWrongKeyIsRefusedOnceAndEndsInTheDeadLetters() async throws {
+        let server = FaultyServer(expectedKey: Self.key) { _ in .ok }
+        let port = try server.start()
+        defer { server.stop() }
+        let pusher = try pusher(port: port, key: "wrong-key")
+        for s in 0..<5 { pusher.submit(session: "s\(s)", body: Self.body(1)) }
+        let letters = await pusher.drain(timeout: 10)
+        try await pusher.shutdown()
+        #expect(letters.count == 5 && letters.allSatisfy { $0.reason == "HTTP 401" && $0.attempts == 1 })
+        #expect(server.recorded.count == 5)  // 4xx: not retried
+        #expect(!letters.map { String(decoding: DeadLetterFile.line($0), as: UTF8.self) }.joined().contains("wrong-key"))
+    }
+
+    @Test func memoryStaysBoundedWhileTheServerStallsAndTheDrainGivesUpCleanly() async throws {
+        let server = FaultyServer(expectedKey: Self.key) { _ in .slow(30) }
+        let port = try server.start()
+        defer { server.stop() }
+        let pusher = try pusher(port: port) { $0.requestTimeout = 60; $0.maxInFlight = 8 }
+        let sessions = 500
+        for u in 0..<200 {
+            for s in 0..<sessions { pusher.submit(session: "s\(s)", body: Self.body(u)) }
+        }
+        let stats = pusher.statistics
+        // at most one update on the wire and one waiting per session, whatever was submitted
+        #expect(stats.outstanding <= 2 * sessions)
+        #expect(stats.submitted == 100_000 && stats.coalesced >= 100_000 - 2 * sessions)
+        let letters = await pusher.drain(timeout: 0.5)
+        try await pusher.shutdown()
+        #expect(letters.count == sessions)
+        #expect(letters.allSatisfy { Self.counter($0.body) == 199 && $0.reason.contains("drain timeout") })
+        let final = pusher.statistics
+        #expect(final.submitted == final.pushed + final.coalesced + final.failed)
+    }
+}
