@@ -23,3 +23,6 @@ python3 scripts/lookup_diffcheck.py --bin .build/release/geo-enrich --peer "$pee
 # `enrich` against the peer itself: a fresh generated stream with the broken-lines corpus
 # spliced in, under three configurations; output, error lines and statistics must agree
 python3 scripts/enrich_diffcheck.py --bin .build/release/geo-enrich --peer "$peer/peer_enrich.py" --lines 100000
+
+# the push end to end: enrich --push-url against a local server that fails one request in four
+python3 scripts/push_check.py --bin .build/release/geo-enrich --gen "$peer/gen_stream.py" --lines 20000
