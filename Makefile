@@ -28,6 +28,9 @@ BENCH_PEER := $(PYTHON) $(BENCH_DIR)/anchors/lookup_peer_anchor.py --output $(BE
 # the start-up and memory figures are the release CLI's: build it first, so they measure this tree
 BENCH_CLI := $(SWIFT) build -c release --product geo-enrich
 BENCH_STARTUP := $(PYTHON) $(BENCH_DIR)/anchors/lookup_startup.py --output $(BENCH_OUT)/lookup_startup.json
+# the push: LocationPusher to a local SwiftNIO sink, 100,000 updates of distinct sessions
+BENCH_PUSH := $(SWIFT) run -c release --package-path $(BENCH_DIR) PushThroughput --updates 100000 --runs 5 \
+	> $(BENCH_OUT)/push.json
 # end to end: `geo-enrich enrich` and the peer on the same 1 M-line stream, and once on 10 M lines
 BENCH_ENRICH := $(PYTHON) $(BENCH_DIR)/anchors/enrich_cli.py --stream $(BENCH_STREAM_FILE) --big 10000000 \
 	--output $(BENCH_OUT)/enrich_cli.json
@@ -45,10 +48,11 @@ bench:
 	$(BENCH_PEER)
 	$(BENCH_STARTUP)
 	$(BENCH_ENRICH)
+	$(BENCH_PUSH)
 	$(PYTHON) $(BENCH_DIR)/render_results.py \
 		--jmh $(BENCH_OUT)/Current_run.jmh.json --anchor $(BENCH_OUT)/h3py_anchor.json \
 		--lookup-anchor $(BENCH_OUT)/lookup_peer_anchor.json --startup $(BENCH_OUT)/lookup_startup.json \
-		--stream $(BENCH_STREAM_FILE) --loadavg $(BENCH_OUT)/loadavg-before.txt --enrich $(BENCH_OUT)/enrich_cli.json \
+		--stream $(BENCH_STREAM_FILE) --loadavg $(BENCH_OUT)/loadavg-before.txt --enrich $(BENCH_OUT)/enrich_cli.json --push $(BENCH_OUT)/push.json \
 		--command '$(BENCH_CLI)' --command '$(BENCH_STREAM)' --command '$(BENCH_SWIFT)' --command '$(BENCH_ANCHOR)' \
-		--command '$(BENCH_PEER)' --command '$(BENCH_STARTUP)' --command '$(BENCH_ENRICH)' \
+		--command '$(BENCH_PEER)' --command '$(BENCH_STARTUP)' --command '$(BENCH_ENRICH)' --command '$(BENCH_PUSH)' \
 		--output $(BENCH_DIR)/RESULTS.md

@@ -20,6 +20,7 @@ let package = Package(
         // MallocInterposer is the trait that counts allocations (mallocCountTotal) on Swift 6.3+;
         // naming the traits explicitly also leaves out the Linux ARC runtime interposer.
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
     ],
     targets: [
         // What the benchmark targets share (the seeded generator of their inputs).
@@ -53,6 +54,18 @@ let package = Package(
             ],
             path: "Benchmarks/EngineBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        // Not a package-benchmark target (those live under Benchmarks/): the push to a local
+        // sink, end to end, measured in wall time by its own loop.
+        .executableTarget(
+            name: "PushThroughput",
+            dependencies: [
+                .product(name: "GeoEnrich", package: "geo-enrich"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tools/PushThroughput"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -113,6 +113,7 @@ def parse_args():
     parser.add_argument("--startup", help="the JSON written by anchors/lookup_startup.py")
     parser.add_argument("--stream", help="the engine benchmarks' generated stream (NDJSON), to count its records")
     parser.add_argument("--enrich", help="the JSON written by anchors/enrich_cli.py")
+    parser.add_argument("--push", help="the JSON printed by the PushThroughput tool")
     parser.add_argument("--command", action="append", default=[], help="a command the run used (repeatable)")
     parser.add_argument("--loadavg", help="a copy of /proc/loadavg taken before the run")
     parser.add_argument("--output", required=True, help="the Markdown file to write")
@@ -339,7 +340,31 @@ def render(args):
     enrich = load_json(args.enrich)
     if enrich:
         render_enrich(w, enrich)
+    push = load_json(args.push)
+    if push:
+        render_push(w, push)
     return "\n".join(out)
+
+
+PUSH_TARGET_PER_S = 20_000
+
+
+def render_push(w, p):
+    """The push section: updates per second to a local sink."""
+    rate = p["median_updates_per_s"]
+    w("## Push (`LocationPusher` to a local server)")
+    w("")
+    w(f"`Tools/PushThroughput`: {p['updates']:,} updates of as many sessions (none coalesces: each is a "
+      f"request), the default policy ({p['max_in_flight']} requests in flight, kept-alive connections), "
+      "to a SwiftNIO HTTP/1.1 sink on loopback in the same process (the sink shares the 2 cores), from the "
+      f"first submit to the end of the drain; the median of {len(p['runs'])} runs "
+      f"({', '.join(f'{r:,.0f}' for r in p['runs'])} updates/s).")
+    w("")
+    w("| | measured | target | verdict |")
+    w("|---|---:|---|---|")
+    w(f"| updates delivered per second | {rate:,.0f} | ≥ {PUSH_TARGET_PER_S:,} | "
+      f"{'met' if rate >= PUSH_TARGET_PER_S else '**missed**'} |")
+    w("")
 
 
 ENRICH_TARGET_LINES_PER_S = 1_000_000
