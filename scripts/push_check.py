@@ -14,6 +14,10 @@ pushes each accepted fix. Checks, then prints `N passed, M failed` (exit 1 on a 
   order     per session, the locations that arrived follow the order of the session's accepted
             fixes (an older one never after a newer one), and none was invented
   counts    fixes_accepted = pushed + coalesced + push_failed, and push_failed = dead letters
+  replay    against a server that answers 503 to everything, with a short retry budget, the run
+            exits 3 and every session's last accepted fix is in the dead-letter file with its
+            reason; `geo-enrich push --replay` of that file to a healthy server then delivers
+            each of them (exit 0), and the file's lines are what arrives, byte for byte
 
 usage: push_check.py --bin PATH/geo-enrich [--lines N] [--seed K] [--gen ../shared/bench/gen_stream.py]
 """
@@ -53,6 +57,11 @@ class Handler(BaseHTTPRequestHandler):
         n = int(self.headers.get("Content-Length", "0"))
         body = self.rfile.read(n)
         s = self.server
+        if getattr(s, "mode", "faulty") != "faulty":
+            with s.lock:
+                index = len(s.requests)
+                s.requests.append([self.path, "PUT", self.headers.get("X-API-Key"), self.headers.get("Content-Type"), body, None])
+            return self.answer(index, 503 if s.mode == "down" else 200)
         with s.lock:
             fault = s.rng.randrange(16)
             index = len(s.requests)
@@ -162,6 +171,35 @@ def main():
         recon = st["fixes_accepted"] == st["pushed"] + st["coalesced"] + st["push_failed"] and st["push_failed"] == len(letters)
         check("counts", recon, f"accepted {st['fixes_accepted']} = pushed {st['pushed']} + coalesced {st['coalesced']} "
               f"+ failed {st['push_failed']}; retries {st['push_retries']}; dead letters {len(letters)}")
+        # dead letters and their replay
+        down = Server(seed)
+        down.mode = "down"
+        threading.Thread(target=down.serve_forever, daemon=True).start()
+        dead2 = os.path.join(tmp, "dead2.ndjson")
+        with open(os.path.join(tmp, "out2"), "wb") as fo, open(os.path.join(tmp, "err2"), "wb") as fe:
+            rc2 = subprocess.run([a.bin, "enrich", stream, "--quiet", "--push-url", f"http://127.0.0.1:{down.server_address[1]}",
+                                  "--push-retry-time", "1", "--push-drain-timeout", "5", "--push-dead-letter", dead2],
+                                 stdout=fo, stderr=fe, env=env).returncode
+        down.shutdown()
+        letters2 = [json.loads(l) for l in open(dead2)] if os.path.exists(dead2) else []
+        last_fix = {s: f[-1] for s, f in accepted.items()}
+        in_file = {d["session_id"]: json.loads(d["body"]) for d in letters2 if d.get("reason")}
+        complete = all(s in in_file and (in_file[s]["latitude"], in_file[s]["longitude"], in_file[s].get("accuracy")) == loc
+                       for s, loc in last_fix.items())
+        healthy = Server(seed)
+        healthy.mode = "healthy"
+        threading.Thread(target=healthy.serve_forever, daemon=True).start()
+        rc3 = subprocess.run([a.bin, "push", "--replay", dead2, "--push-url", f"http://127.0.0.1:{healthy.server_address[1]}",
+                              "--push-dead-letter", os.path.join(tmp, "dead3.ndjson")],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env).returncode
+        healthy.shutdown()
+        got = {urllib.parse.unquote(r[0][len("/v2/tracking-session/"):-len("/location")]): r[4] for r in healthy.requests}
+        last_letter = {d["session_id"]: d["body"].encode() for d in letters2}  # a session's newest line
+        replayed = all(got.get(sid) == b for sid, b in last_letter.items())
+        check("replay", rc2 == 3 and complete and rc3 == 0 and replayed and len(got) == len(last_letter),
+              f"down server: exit {rc2}, {len(letters2)} dead letters for {len(last_fix)} sessions "
+              f"({'each its last fix' if complete else 'NOT each its last fix'}); replay: exit {rc3}, "
+              f"{len(got)} delivered byte for byte" + ("" if replayed else " (MISMATCH)"))
     failed = results.count(False)
     print(f"{len(results) - failed} passed, {failed} failed")
     sys.exit(1 if failed else 0)

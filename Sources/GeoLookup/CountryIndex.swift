@@ -103,46 +103,51 @@ public final class CountryIndex: Sendable {
                                      lists: UnsafeBufferPointer<UInt32>, recordCount: Int) throws(CountryFileProblem) {
         typealias L = CountryFileLayout
         let nodeCount = nodes.count / L.childrenPerNode
-        var depth = [Int](repeating: 0, count: nodeCount)
-
-        func check(_ raw: UInt32, parent: Int?, where place: @autoclosure () -> String) throws(CountryFileProblem) {
-            guard let entry = CountryEntry(raw) else {
-                throw CountryFileProblem("\(place()) has the unused entry value \(raw)")
-            }
-            switch entry {
-            case .none:
-                break
-            case .record(let r):
-                guard r < recordCount else { throw CountryFileProblem("\(place()) names record \(r) of \(recordCount)") }
-            case .node(let n):
-                guard (((parent ?? -1) + 1)..<nodeCount).contains(n) else {
-                    throw CountryFileProblem("\(place()) points to node \(n) (of \(nodeCount)), not after its own")
-                }
-                let d = (parent.map { depth[$0] } ?? 0) + 1
-                guard d <= L.maxDepth else { throw CountryFileProblem("\(place()) goes deeper than \(L.maxDepth) levels") }
-                depth[n] = max(depth[n], d)
-            case .list(let m):
-                guard m < lists.count, lists[m] > 0, Int(lists[m]) <= lists.count - m - 1 else {
-                    throw CountryFileProblem("\(place()) points to a list at word \(m) that does not fit the \(lists.count) words")
-                }
-                var previous = -1
-                for k in (m + 1)...(m + Int(lists[m])) {
-                    let r = Int(lists[k])
-                    guard r > previous, r < recordCount else {
-                        throw CountryFileProblem("the list at word \(m) is not ascending record indices below \(recordCount)")
+        // one tight pass over the ~800,000 entries (this runs at every start); the messages are
+        // only built for an entry that fails
+        var depth = [UInt8](repeating: 0, count: nodeCount)
+        try depth.withUnsafeMutableBufferPointer { (depth) throws(CountryFileProblem) in
+            // a list's index → it was checked already (many entries share one list)
+            var listChecked = [Bool](repeating: false, count: lists.count)
+            @inline(__always)
+            func check(_ raw: UInt32, parent: Int, where place: () -> String) throws(CountryFileProblem) {
+                let value = Int(raw & L.valueMask)
+                switch raw & L.kindMask {
+                case L.kindRecord:
+                    guard value < recordCount else { throw CountryFileProblem("\(place()) names record \(value) of \(recordCount)") }
+                case L.kindNode:
+                    guard value > parent, value < nodeCount else {
+                        throw CountryFileProblem("\(place()) points to node \(value) (of \(nodeCount)), not after its own")
                     }
-                    previous = r
+                    let d = (parent >= 0 ? Int(depth[parent]) : 0) + 1
+                    guard d <= L.maxDepth else { throw CountryFileProblem("\(place()) goes deeper than \(L.maxDepth) levels") }
+                    if UInt8(d) > depth[value] { depth[value] = UInt8(d) }
+                case L.kindList:
+                    if value < listChecked.count && listChecked[value] { return }
+                    guard value < lists.count, lists[value] > 0, Int(lists[value]) <= lists.count - value - 1 else {
+                        throw CountryFileProblem("\(place()) points to a list at word \(value) that does not fit the \(lists.count) words")
+                    }
+                    var previous = -1
+                    for k in (value + 1)...(value + Int(lists[value])) {
+                        let r = Int(lists[k])
+                        guard r > previous, r < recordCount else {
+                            throw CountryFileProblem("the list at word \(value) is not ascending record indices below \(recordCount)")
+                        }
+                        previous = r
+                    }
+                    listChecked[value] = true
+                default:
+                    guard raw == L.emptyEntry else { throw CountryFileProblem("\(place()) has the unused entry value \(raw)") }
                 }
             }
-        }
-
-        for (t, raw) in tiles.enumerated() {
-            try check(raw, parent: nil, where: "tile \(t)")
-        }
-        // Parents come before children, so a node's depth is final when its turn comes.
-        for n in 0..<nodeCount {
-            for c in 0..<L.childrenPerNode {
-                try check(nodes[L.childrenPerNode * n + c], parent: n, where: "child \(c) of node \(n)")
+            for t in 0..<tiles.count {
+                try check(tiles[t], parent: -1) { "tile \(t)" }
+            }
+            // Parents come before children, so a node's depth is final when its turn comes.
+            for n in 0..<nodeCount {
+                for c in 0..<L.childrenPerNode {
+                    try check(nodes[L.childrenPerNode * n + c], parent: n) { "child \(c) of node \(n)" }
+                }
             }
         }
     }

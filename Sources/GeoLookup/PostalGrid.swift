@@ -65,8 +65,13 @@ struct PostalGrid {
                 let end = blockFirst + Int(rowPool[rowIndex + 1])
                 let from = UInt16(localRow | (Swift.max(first, blockCol << blockBits) & mask))
                 let to = UInt16(localRow | (Swift.min(last, (blockCol << blockBits) + mask) & mask))
-                // the row's cells are few: a short linear walk to the first column in range
-                while lo < end && cellKey[lo] < from { lo += 1 }
+                // binary search for the first cell at or after the range's first column (a row
+                // of a dense block holds up to 64 cells; the walk to it was 6 % of a lookup)
+                var hi = end
+                while lo < hi {
+                    let mid = (lo + hi) >> 1
+                    if cellKey[mid] < from { lo = mid + 1 } else { hi = mid }
+                }
                 while lo < end && cellKey[lo] <= to {
                     let col = baseCol + (blockCol << blockBits) + Int(cellKey[lo]) & mask
                     body(cell(lo, row: row, col: col))
