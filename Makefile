@@ -28,6 +28,9 @@ BENCH_PEER := $(PYTHON) $(BENCH_DIR)/anchors/lookup_peer_anchor.py --output $(BE
 # the start-up and memory figures are the release CLI's: build it first, so they measure this tree
 BENCH_CLI := $(SWIFT) build -c release --product geo-enrich
 BENCH_STARTUP := $(PYTHON) $(BENCH_DIR)/anchors/lookup_startup.py --output $(BENCH_OUT)/lookup_startup.json
+# growth with lines (100 k, 1 M, 10 M) and live sessions (1 k, 100 k, 1 M), table and plot
+BENCH_GROWTH := $(PYTHON) $(BENCH_DIR)/anchors/growth.py --stream $(BENCH_STREAM_FILE) --gen $(GEN_STREAM) \
+	--enrich $(BENCH_OUT)/enrich_cli.json --output $(BENCH_OUT)/growth.json
 # the push: LocationPusher to a local SwiftNIO sink, 100,000 updates of distinct sessions
 BENCH_PUSH := $(SWIFT) run -c release --package-path $(BENCH_DIR) PushThroughput --updates 100000 --runs 5 \
 	> $(BENCH_OUT)/push.json
@@ -49,10 +52,12 @@ bench:
 	$(BENCH_STARTUP)
 	$(BENCH_ENRICH)
 	$(BENCH_PUSH)
+	$(BENCH_GROWTH)
 	$(PYTHON) $(BENCH_DIR)/render_results.py \
 		--jmh $(BENCH_OUT)/Current_run.jmh.json --anchor $(BENCH_OUT)/h3py_anchor.json \
 		--lookup-anchor $(BENCH_OUT)/lookup_peer_anchor.json --startup $(BENCH_OUT)/lookup_startup.json \
 		--stream $(BENCH_STREAM_FILE) --loadavg $(BENCH_OUT)/loadavg-before.txt --enrich $(BENCH_OUT)/enrich_cli.json --push $(BENCH_OUT)/push.json \
+		--growth $(BENCH_OUT)/growth.json --plot $(BENCH_DIR)/growth.svg \
 		--command '$(BENCH_CLI)' --command '$(BENCH_STREAM)' --command '$(BENCH_SWIFT)' --command '$(BENCH_ANCHOR)' \
-		--command '$(BENCH_PEER)' --command '$(BENCH_STARTUP)' --command '$(BENCH_ENRICH)' --command '$(BENCH_PUSH)' \
+		--command '$(BENCH_PEER)' --command '$(BENCH_STARTUP)' --command '$(BENCH_ENRICH)' --command '$(BENCH_PUSH)' --command '$(BENCH_GROWTH)' \
 		--output $(BENCH_DIR)/RESULTS.md

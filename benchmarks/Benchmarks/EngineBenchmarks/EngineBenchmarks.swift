@@ -73,6 +73,14 @@ let benchmarks: @Sendable () -> Void = {
         return AttachRun(enricher: enricher)
     }
 
+    // The codec's share of a line of `enrich`: parse and check it as the peer does, and splice a
+    // rendered `geo` into it (no engine, no lookup); 1,000 lines an iteration.
+    Benchmark("NDJSON parse and splice, per line") { benchmark, run in
+        blackHole(run.run(1_000))
+    } setup: {
+        try LineRun()
+    }
+
     // Fixes and events interleaved as they come, per record: what a CLI pass costs in the engine.
     Benchmark("engine ingest and attach, stream order") { benchmark, run in
         let batch = run.nextBatch()
