@@ -12,7 +12,15 @@ import Darwin
 /// `line_too_long` error shows), however long it is: memory stays bounded.
 ///
 /// - Complexity: O(n) in the input's bytes; each byte is copied once, from the kernel.
-struct BatchReader {
+/// What the reader thread takes batches from: one input cut into whole lines.
+protocol BatchSource {
+    /// Fills `batch` (reset first) with the next lines; `false` at the end.
+    mutating func fill(_ batch: LineBatch) throws(StreamError) -> Bool
+    /// Input bytes handed out so far.
+    var bytesRead: Int { get }
+}
+
+struct BatchReader: BatchSource {
     private let input: InputFile
     private let stop: StopFlag
     /// The start of a line that did not fit in the last batch.

@@ -79,46 +79,40 @@ public final class EnrichPipeline: @unchecked Sendable {
         let readerDone = DispatchSemaphore(value: 0)
         let readerThread = Thread {
             defer { read.close(); readerDone.signal() }
-            var before = 0
-            for (index, input) in inputs.enumerated() {
-                if let mapped = input.map() {
-                    // a regular file: read in place
-                    var reader = MappedBatchReader(input: mapped, stop: readerStop)
-                    while !readerStop.isRequested {
-                        guard let batch = free.pop() else { return }
-                        guard reader.fill(batch) else {
-                            free.push(batch)
-                            break
-                        }
-                        batch.source = index
-                        batch.bytesReadBefore = before + reader.bytesRead
-                        read.push(batch)
-                    }
-                    before += reader.bytesRead
-                    if readerStop.isRequested { return }
-                    continue
-                }
-                var reader = BatchReader(input: input, stop: readerStop)
+            // one input's batches into the queue; false when the run must stop
+            func pump(_ reader: inout some BatchSource, input index: Int, before: Int) -> Bool {
                 while !readerStop.isRequested {
-                    guard let batch = free.pop() else { return }
+                    guard let batch = free.pop() else { return false }
                     do throws(StreamError) {
                         guard try reader.fill(batch) else {
                             free.push(batch)
-                            break
+                            return true
                         }
                     } catch {
                         failure.withLock { if $0 == nil { $0 = error } }
                         halt.request(1)
                         readerStop.request(1)
                         free.push(batch)
-                        return
+                        return false
                     }
                     batch.source = index
                     batch.bytesReadBefore = before + reader.bytesRead
                     read.push(batch)
                 }
-                before += reader.bytesRead
-                if readerStop.isRequested { return }
+                return false
+            }
+            var before = 0
+            for (index, input) in inputs.enumerated() {
+                if let mapped = input.map() {
+                    // a regular file: read in place
+                    var reader = MappedBatchReader(input: mapped, stop: readerStop)
+                    guard pump(&reader, input: index, before: before) else { return }
+                    before += reader.bytesRead
+                } else {
+                    var reader = BatchReader(input: input, stop: readerStop)
+                    guard pump(&reader, input: index, before: before) else { return }
+                    before += reader.bytesRead
+                }
             }
         }
 

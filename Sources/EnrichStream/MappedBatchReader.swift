@@ -36,7 +36,7 @@ final class MappedInput: @unchecked Sendable {
 /// Cuts a ``MappedInput`` into ``LineBatch``es that point into the mapping, with the same lines
 /// as ``BatchReader`` gives (split at `\n`, trailing `\r`s dropped, a line over
 /// ``RecordParser/maximumLineLength`` cut to that length and marked).
-struct MappedBatchReader {
+struct MappedBatchReader: BatchSource {
     private let input: MappedInput
     private let stop: StopFlag
     private var offset = 0

@@ -2,7 +2,7 @@
 ///
 /// The raw values are the codes written to the error output (`{"line":N,"reason":"…"}`). A line
 /// gets the first reason that applies, in the order of the cases below.
-public enum BadLineReason: String, Sendable, CaseIterable, Hashable {
+public enum BadLineReason: String, Sendable, CaseIterable, Hashable, Error {
     /// The line is longer than ``RecordParser/maximumLineLength`` bytes: split or drop such records upstream.
     case lineTooLong = "line_too_long"
     /// The bytes are not strict UTF-8 (overlong forms, encoded surrogates and bytes above F4 included):

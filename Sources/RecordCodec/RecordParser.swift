@@ -33,18 +33,29 @@ public struct RecordParser: Sendable {
     /// - Returns: the record, or the reason the line is bad.
     /// - Complexity: O(n) in the line's length.
     public func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParseOutcome {
+        switch Self.scanObject(line) {
+        case .success(let (scanner, slots, closingBrace)): check(slots, closingBrace: closingBrace, scanner)
+        case .failure(let reason): .bad(reason)
+        }
+    }
+
+    /// The checks every record format starts with, in the peer's order: the length, one strict
+    /// JSON document (else `invalid_utf8` or `invalid_json`), an object.
+    /// - Returns: the scanner over the line, the top-level slots and the closing brace's offset.
+    static func scanObject(_ line: UnsafeBufferPointer<UInt8>)
+        -> Result<(JSONLineScanner, RecordSlots, Int), BadLineReason> {
         let n = line.count
-        if n > Self.maximumLineLength { return .bad(.lineTooLong) }
-        guard n > 0, let p = line.baseAddress else { return .bad(.invalidJSON) }
+        if n > maximumLineLength { return .failure(.lineTooLong) }
+        guard n > 0, let p = line.baseAddress else { return .failure(.invalidJSON) }
         let scanner = JSONLineScanner(p: p, n: n)
         switch scanner.scanLine() {
         case .invalid:
             // The scanner stops at the first JSON error, but Python decodes the whole line first.
-            return .bad(UTF8Validation.isValid(line) ? .invalidJSON : .invalidUTF8)
+            return .failure(UTF8Validation.isValid(line) ? .invalidJSON : .invalidUTF8)
         case .notAnObject:
-            return .bad(.notAnObject)
+            return .failure(.notAnObject)
         case .object(let slots, let closingBrace):
-            return check(slots, closingBrace: closingBrace, scanner)
+            return .success((scanner, slots, closingBrace))
         }
     }
 
@@ -84,70 +95,42 @@ public struct RecordParser: Sendable {
     // MARK: The peer's field checks, in its order
 
     private func check(_ slots: RecordSlots, closingBrace: Int, _ scanner: JSONLineScanner) -> ParseOutcome {
-        let p = scanner.p
-        // sid = rec.get("session_id"); a non-empty str
-        let sid = slots.sessionID
-        guard sid.kind == .string, sid.end > sid.start else { return .bad(.missingSessionID) }
-        let sessionID = withDecodedString(sid, scanner) { String(decoding: $0, as: UTF8.self) }
-
-        guard let timestamp = timestamp(slots.timestamp, scanner) else { return .bad(.badTimestamp) }
-
-        // consent = rec.get("consent"); None (absent or null) or one of three strings
-        var consent: RecordConsent?
-        switch slots.consent.kind {
-        case .absent, .null:
-            consent = nil
-        case .string:
-            consent = withDecodedString(slots.consent, scanner) { text -> RecordConsent? in
-                if JSONLineScanner.equals(text, "optIn") { return .optIn }
-                if JSONLineScanner.equals(text, "optOut") { return .optOut }
-                if JSONLineScanner.equals(text, "notSet") { return .notSet }
-                return nil
-            }
-            if consent == nil { return .bad(.badConsent) }
-        default:
-            return .bad(.badConsent)
-        }
-
+        let fields = RecordFields(scanner: scanner)
+        guard let sessionID = fields.sessionID(slots.sessionID) else { return .bad(.missingSessionID) }
+        guard let timestamp = fields.timestamp(slots.timestamp) else { return .bad(.badTimestamp) }
+        guard case .success(let consent) = fields.consent(slots.consent) else { return .bad(.badConsent) }
         // rec.get("type") == "location"
-        let isFix = slots.type.kind == .string
-            && withDecodedString(slots.type, scanner) { JSONLineScanner.equals($0, "location") }
-        guard isFix else {
+        guard fields.isString(slots.type, "location") else {
             return .record(ParsedRecord(sessionID: sessionID, timestamp: timestamp, consent: consent, fix: nil,
                                         closingBraceOffset: closingBrace))
         }
-
-        // Numbers (not booleans), finite (always, from JSON), within ±90 and ±180.
-        guard slots.latitude.kind == .number, slots.longitude.kind == .number else { return .bad(.badCoordinates) }
-        let latitude = number(slots.latitude, p)
-        let longitude = number(slots.longitude, p)
-        guard Self.isWithin(latitude, 90), Self.isWithin(longitude, 180) else { return .bad(.badCoordinates) }
-
-        // None, or a number >= 0 (so -0.0 passes).
-        var accuracy: JSONNumber?
-        switch slots.accuracy.kind {
-        case .absent, .null:
-            accuracy = nil
-        case .number:
-            let value = number(slots.accuracy, p)
-            switch value {
-            case .integer(let v) where v < 0: return .bad(.badAccuracy)
-            case .double(let v) where v < 0: return .bad(.badAccuracy)
-            default: accuracy = value
-            }
-        default:
-            return .bad(.badAccuracy)
+        switch fields.fix(latitude: slots.latitude, longitude: slots.longitude, accuracy: slots.accuracy) {
+        case .success(let fix):
+            return .record(ParsedRecord(sessionID: sessionID, timestamp: timestamp, consent: consent, fix: fix,
+                                        closingBraceOffset: closingBrace))
+        case .failure(let reason):
+            return .bad(reason)
         }
-        let fix = ParsedFix(latitude: latitude, longitude: longitude, accuracy: accuracy)
-        return .record(ParsedRecord(sessionID: sessionID, timestamp: timestamp, consent: consent, fix: fix,
-                                    closingBraceOffset: closingBrace))
+    }
+}
+
+/// The peer's checks of a record's fields (`validate`), on values located in a scanned line: the
+/// one implementation both ``RecordParser`` (top-level slots) and ``SDKRecordParser`` (values
+/// found in a ``JSONTree``) use.
+struct RecordFields {
+    let scanner: JSONLineScanner
+
+    /// `session_id`: a non-empty string, decoded.
+    func sessionID(_ slot: ValueSlot) -> String? {
+        guard slot.kind == .string, slot.end > slot.start else { return nil }
+        return withDecodedString(slot) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The peer's `parse_ts`: a number's `int()`, or an ISO 8601 string with a zone.
-    private func timestamp(_ slot: ValueSlot, _ scanner: JSONLineScanner) -> Int64? {
+    func timestamp(_ slot: ValueSlot) -> Int64? {
         switch slot.kind {
         case .number:
-            switch number(slot, scanner.p) {
+            switch number(slot) {
             case .integer(let v): return v
             case .unsignedInteger: return Int64.max
             case .double(let v):
@@ -157,19 +140,65 @@ public struct RecordParser: Sendable {
                 return Int64(v)
             }
         case .string:
-            return withDecodedString(slot, scanner) { PythonISOTimestamp.milliseconds(utf8: $0) }
+            return withDecodedString(slot) { PythonISOTimestamp.milliseconds(utf8: $0) }
         default:
             return nil
         }
     }
 
+    /// `consent`: absent or null (`nil`), or one of the three strings; anything else fails.
+    func consent(_ slot: ValueSlot) -> Result<RecordConsent?, BadLineReason> {
+        switch slot.kind {
+        case .absent, .null:
+            return .success(nil)
+        case .string:
+            let consent = withDecodedString(slot) { text -> RecordConsent? in
+                if JSONLineScanner.equals(text, "optIn") { return .optIn }
+                if JSONLineScanner.equals(text, "optOut") { return .optOut }
+                if JSONLineScanner.equals(text, "notSet") { return .notSet }
+                return nil
+            }
+            return consent.map { .success($0) } ?? .failure(.badConsent)
+        default:
+            return .failure(.badConsent)
+        }
+    }
+
+    /// Whether the value is the string `literal` (escapes resolved).
+    func isString(_ slot: ValueSlot, _ literal: StaticString) -> Bool {
+        slot.kind == .string && withDecodedString(slot) { JSONLineScanner.equals($0, literal) }
+    }
+
+    /// A fix's `latitude` and `longitude` (numbers, not booleans, within ±90 and ±180) and
+    /// `accuracy` (absent, null, or a number >= 0, so -0.0 passes).
+    func fix(latitude: ValueSlot, longitude: ValueSlot, accuracy: ValueSlot) -> Result<ParsedFix, BadLineReason> {
+        guard latitude.kind == .number, longitude.kind == .number else { return .failure(.badCoordinates) }
+        let lat = number(latitude), lng = number(longitude)
+        guard Self.isWithin(lat, 90), Self.isWithin(lng, 180) else { return .failure(.badCoordinates) }
+        var acc: JSONNumber?
+        switch accuracy.kind {
+        case .absent, .null:
+            acc = nil
+        case .number:
+            let value = number(accuracy)
+            switch value {
+            case .integer(let v) where v < 0: return .failure(.badAccuracy)
+            case .double(let v) where v < 0: return .failure(.badAccuracy)
+            default: acc = value
+            }
+        default:
+            return .failure(.badAccuracy)
+        }
+        return .success(ParsedFix(latitude: lat, longitude: lng, accuracy: acc))
+    }
+
     @inline(__always)
-    private func number(_ slot: ValueSlot, _ p: UnsafePointer<UInt8>) -> JSONNumber {
-        JSONNumber.read(p, from: slot.start, to: slot.end, integerSyntax: slot.flag)
+    func number(_ slot: ValueSlot) -> JSONNumber {
+        JSONNumber.read(scanner.p, from: slot.start, to: slot.end, integerSyntax: slot.flag)
     }
 
     /// `-limit <= value <= limit`, compared exactly as Python compares an int or a float.
-    private static func isWithin(_ value: JSONNumber, _ limit: Int64) -> Bool {
+    static func isWithin(_ value: JSONNumber, _ limit: Int64) -> Bool {
         switch value {
         case .integer(let v): return v >= -limit && v <= limit
         case .unsignedInteger: return false
@@ -180,8 +209,7 @@ public struct RecordParser: Sendable {
     /// Calls `body` with a string value's decoded UTF-8: the line's own bytes when the string has
     /// no escape, a decoded copy otherwise.
     @inline(__always)
-    private func withDecodedString<R>(_ slot: ValueSlot, _ scanner: JSONLineScanner,
-                                      _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    func withDecodedString<R>(_ slot: ValueSlot, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if !slot.flag {
             return body(UnsafeBufferPointer(start: scanner.p + slot.start, count: slot.end - slot.start))
         }

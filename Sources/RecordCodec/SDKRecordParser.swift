@@ -14,17 +14,13 @@ public struct SDKRecordParser: Sendable {
     /// Parses one line (without its terminator; blank lines are the caller's to skip).
     /// - Complexity: O(n) in the line's length.
     public func parse(_ line: UnsafeBufferPointer<UInt8>) -> SDKParseOutcome {
-        let n = line.count
-        if n > RecordParser.maximumLineLength { return .bad(.lineTooLong) }
-        guard n > 0, let p = line.baseAddress else { return .bad(.invalidJSON) }
-        let scanner = JSONLineScanner(p: p, n: n)
-        switch scanner.scanLine() {
-        case .invalid: return .bad(UTF8Validation.isValid(line) ? .invalidJSON : .invalidUTF8)
-        case .notAnObject: return .bad(.notAnObject)
-        case .object: break
+        let scanner: JSONLineScanner
+        switch RecordParser.scanObject(line) {
+        case .success(let (s, _, _)): scanner = s
+        case .failure(let reason): return .bad(reason)
         }
         guard let (root, _) = JSONTree.build(scanner, at: 0) else { return .bad(.badBatch) }
-        let reader = FieldReader(scanner: scanner)
+        let reader = RecordFields(scanner: scanner)
         do {
             switch format {
             case .eqworks: return .records(try eqworks(root, reader))
@@ -37,8 +33,8 @@ public struct SDKRecordParser: Sendable {
 
     // MARK: EQWorks
 
-    private func eqworks(_ root: JSONTree, _ r: FieldReader) throws(BadRecord) -> [SDKRecord] {
-        if let cmd = root.member("cmd"), r.isString(cmd, "batch") {
+    private func eqworks(_ root: JSONTree, _ r: RecordFields) throws(BadRecord) -> [SDKRecord] {
+        if let cmd = root.member("cmd"), r.isString(cmd.slot, "batch") {
             guard case .array(_, _, let elements)? = root.member("batch_info") else { throw BadRecord(.badBatch) }
             var records: [SDKRecord] = []
             for element in elements {
@@ -50,15 +46,15 @@ public struct SDKRecordParser: Sendable {
         return [try eqworksRecord(root, r)]
     }
 
-    private func eqworksRecord(_ object: JSONTree, _ r: FieldReader) throws(BadRecord) -> SDKRecord {
+    private func eqworksRecord(_ object: JSONTree, _ r: RecordFields) throws(BadRecord) -> SDKRecord {
         guard case .object(_, let close, let members) = object else { throw BadRecord(.badBatch) }
-        let session = try r.session(object.member("userId"))
-        let timestamp = try r.timestamp(object.member("timestamp"))
-        let consent = try r.consent(object.member("consent"))
+        let session = try r.requireSession(object.member("userId"))
+        let timestamp = try r.requireTimestamp(object.member("timestamp"))
+        let consent = try r.requireConsent(object.member("consent"))
         var fix: ParsedFix?
         if let location = object.member("location"), !location.isNull {
             guard case .object = location else { throw BadRecord(.badCoordinates) }
-            fix = try r.fix(location)
+            fix = try r.requireFix(location)
         }
         var placements: [SDKPlacement] = []
         var insertions: [SDKPlacement.Content] = []
@@ -81,14 +77,14 @@ public struct SDKRecordParser: Sendable {
 
     /// A flat record with the contract's `session_id`, `timestamp`, `consent`; a location
     /// update when it has `latitude` and `longitude` and no `event_name`.
-    private func flat(_ root: JSONTree, _ r: FieldReader) throws(BadRecord) -> SDKRecord {
+    private func flat(_ root: JSONTree, _ r: RecordFields) throws(BadRecord) -> SDKRecord {
         guard case .object(_, let close, _) = root else { throw BadRecord(.notAnObject) }
-        let session = try r.session(root.member("session_id"))
-        let timestamp = try r.timestamp(root.member("timestamp"))
-        let consent = try r.consent(root.member("consent"))
+        let session = try r.requireSession(root.member("session_id"))
+        let timestamp = try r.requireTimestamp(root.member("timestamp"))
+        let consent = try r.requireConsent(root.member("consent"))
         let isUpdate = root.member("event_name") == nil && root.member("latitude") != nil
             && root.member("longitude") != nil
-        let fix = isUpdate ? try r.fix(root) : nil
+        let fix = isUpdate ? try r.requireFix(root) : nil
         var placements: [SDKPlacement] = []
         if isUpdate {
             placements = [SDKPlacement(content: .geo, range: close..<close, needsComma: true)]
@@ -123,97 +119,53 @@ struct BadRecord: Error {
     init(_ reason: BadLineReason) { self.reason = reason }
 }
 
-/// The contract's field checks (as ``RecordParser`` applies them) on values of a ``JSONTree``.
-struct FieldReader {
-    let scanner: JSONLineScanner
+extension JSONTree {
+    var isNull: Bool { if case .null = self { true } else { false } }
 
-    func isString(_ node: JSONTree, _ literal: StaticString) -> Bool {
-        guard case .string(let start, let end, let escaped) = node else { return false }
-        return withString(start, end, escaped) { JSONLineScanner.equals($0, literal) }
-    }
-
-    func withString<R>(_ start: Int, _ end: Int, _ escaped: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        if !escaped { return body(UnsafeBufferPointer(start: scanner.p + start, count: end - start)) }
-        return scanner.decodeString(start: start, end: end).withUnsafeBufferPointer(body)
-    }
-
-    func session(_ node: JSONTree?) throws(BadRecord) -> String {
-        guard case .string(let start, let end, let escaped)? = node, end > start else {
-            throw BadRecord(.missingSessionID)
-        }
-        return withString(start, end, escaped) { String(decoding: $0, as: UTF8.self) }
-    }
-
-    func number(_ node: JSONTree) -> JSONNumber? {
-        guard case .number(let start, let end, let integerSyntax) = node else { return nil }
-        return JSONNumber.read(scanner.p, from: start, to: end, integerSyntax: integerSyntax)
-    }
-
-    /// The peer's `parse_ts`: a number's `int()`, or an ISO 8601 string with a zone.
-    func timestamp(_ node: JSONTree?) throws(BadRecord) -> Int64 {
-        switch node {
-        case .number?:
-            switch number(node!)! {
-            case .integer(let v): return v
-            case .unsignedInteger: return Int64.max
-            case .double(let v):
-                if v >= 9_223_372_036_854_775_808.0 { return Int64.max }
-                if v < -9_223_372_036_854_775_808.0 { return Int64.min }
-                return Int64(v)
-            }
-        case .string(let start, let end, let escaped)?:
-            if let ms = withString(start, end, escaped, { PythonISOTimestamp.milliseconds(utf8: $0) }) { return ms }
-            throw BadRecord(.badTimestamp)
-        default:
-            throw BadRecord(.badTimestamp)
-        }
-    }
-
-    func consent(_ node: JSONTree?) throws(BadRecord) -> RecordConsent? {
-        switch node {
-        case nil, .null?: return nil
-        case .string(let start, let end, let escaped)?:
-            let consent = withString(start, end, escaped) { text -> RecordConsent? in
-                if JSONLineScanner.equals(text, "optIn") { return .optIn }
-                if JSONLineScanner.equals(text, "optOut") { return .optOut }
-                if JSONLineScanner.equals(text, "notSet") { return .notSet }
-                return nil
-            }
-            guard let consent else { throw BadRecord(.badConsent) }
-            return consent
-        default:
-            throw BadRecord(.badConsent)
-        }
-    }
-
-    /// `latitude`, `longitude` (numbers in range) and `accuracy` (absent, null, or >= 0) of `object`.
-    func fix(_ object: JSONTree) throws(BadRecord) -> ParsedFix {
-        guard let latNode = object.member("latitude"), let lngNode = object.member("longitude"),
-              let lat = number(latNode), let lng = number(lngNode),
-              Self.isWithin(lat, 90), Self.isWithin(lng, 180) else { throw BadRecord(.badCoordinates) }
-        var accuracy: JSONNumber?
-        switch object.member("accuracy") {
-        case nil, .null?: accuracy = nil
-        case let node?:
-            guard let value = number(node) else { throw BadRecord(.badAccuracy) }
-            switch value {
-            case .integer(let v) where v < 0: throw BadRecord(.badAccuracy)
-            case .double(let v) where v < 0: throw BadRecord(.badAccuracy)
-            default: accuracy = value
-            }
-        }
-        return ParsedFix(latitude: lat, longitude: lng, accuracy: accuracy)
-    }
-
-    static func isWithin(_ value: JSONNumber, _ limit: Int64) -> Bool {
-        switch value {
-        case .integer(let v): return v >= -limit && v <= limit
-        case .unsignedInteger: return false
-        case .double(let v): return v >= Double(-limit) && v <= Double(limit)
+    /// The value as the field checks see a top-level slot (``RecordFields``).
+    var slot: ValueSlot {
+        switch self {
+        case .string(let start, let end, let escaped): ValueSlot(kind: .string, start: start, end: end, flag: escaped)
+        case .number(let start, let end, let integerSyntax): ValueSlot(kind: .number, start: start, end: end, flag: integerSyntax)
+        case .object: ValueSlot(kind: .object)
+        case .array: ValueSlot(kind: .array)
+        case .trueLiteral: ValueSlot(kind: .trueLiteral)
+        case .falseLiteral: ValueSlot(kind: .falseLiteral)
+        case .null: ValueSlot(kind: .null)
         }
     }
 }
 
-extension JSONTree {
-    var isNull: Bool { if case .null = self { true } else { false } }
+extension Optional<JSONTree> {
+    /// An absent member's slot is `.absent`.
+    var slot: ValueSlot { self?.slot ?? ValueSlot() }
+}
+
+/// The shared field checks, throwing the reason, for the SDK formats' records.
+extension RecordFields {
+    func requireSession(_ node: JSONTree?) throws(BadRecord) -> String {
+        guard let id = sessionID(node.slot) else { throw BadRecord(.missingSessionID) }
+        return id
+    }
+
+    func requireTimestamp(_ node: JSONTree?) throws(BadRecord) -> Int64 {
+        guard let ms = timestamp(node.slot) else { throw BadRecord(.badTimestamp) }
+        return ms
+    }
+
+    func requireConsent(_ node: JSONTree?) throws(BadRecord) -> RecordConsent? {
+        switch consent(node.slot) {
+        case .success(let c): return c
+        case .failure(let reason): throw BadRecord(reason)
+        }
+    }
+
+    /// `latitude`, `longitude` and `accuracy` of `object`.
+    func requireFix(_ object: JSONTree) throws(BadRecord) -> ParsedFix {
+        switch fix(latitude: object.member("latitude").slot, longitude: object.member("longitude").slot,
+                   accuracy: object.member("accuracy").slot) {
+        case .success(let f): return f
+        case .failure(let reason): throw BadRecord(reason)
+        }
+    }
 }
