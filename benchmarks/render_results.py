@@ -376,9 +376,11 @@ def render_growth(w, g, plot_path):
             f.write(growth_svg(g))
         w(f"![growth](./{os.path.basename(plot_path)})")
         w("")
-    w("Time grows linearly with the lines (lines per second stay level) and memory does not grow with "
-      "them (a fixed pool of 1 MiB batches); with more live sessions a line costs more (a larger session "
-      "table, fewer cache hits) and memory follows the sessions (about 150 bytes each, plus their kept fixes).")
+    w("Past the first 100 k lines, where the start-up (data, threads) weighs, time grows about linearly "
+      "with the lines and peak memory barely moves (a fixed pool of 1 MiB batches and the sessions' state); "
+      "with more live sessions a line costs more (a larger session table, fewer cache hits) and memory follows "
+      "the sessions (about 150 bytes each, plus their kept fixes). The machine is a shared 2-core VM whose "
+      "speed varies by ±20 % from one run to the next: compare figures of one run.")
     w("")
 
 
