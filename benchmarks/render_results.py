@@ -164,7 +164,9 @@ def machine():
 
 def commit():
     sha = run("git", "rev-parse", "--short", "HEAD") or "unknown"
-    if run("git", "status", "--porcelain"):
+    # what make bench itself writes does not count as a change of the measured code
+    if run("git", "status", "--porcelain", "--", ".", ":!benchmarks/RESULTS.md", ":!benchmarks/growth.svg",
+           ":!benchmarks/output"):
         sha += " (the working tree had uncommitted changes)"
     return sha
 
