@@ -38,6 +38,12 @@ BENCH_PUSH := $(SWIFT) run -c release --package-path $(BENCH_DIR) PushThroughput
 BENCH_ENRICH := $(PYTHON) $(BENCH_DIR)/anchors/enrich_cli.py --stream $(BENCH_STREAM_FILE) --big 10000000 \
 	--output $(BENCH_OUT)/enrich_cli.json
 
+# make thresholds   re-measure the allocation gate's thresholds (benchmarks/Thresholds/) after an
+#                   intended change of a hot operation's allocations; `scripts/test.sh` checks them
+.PHONY: thresholds
+thresholds:
+	bash scripts/alloc_gate.sh update
+
 .PHONY: bench
 bench:
 	rm -rf $(BENCH_OUT)

@@ -2,7 +2,8 @@
 # Runs every test of geo-enrich: installs what is missing, runs the Swift test suite, then
 # the differential checks of the CLI: H3 against PyPI h3 4.5.0 on 200,000 fresh random points,
 # the lookup against the peer's lookup (../shared/bench) on 40,000 points, and `enrich` against
-# the peer on a fresh 100,000-line stream with every kind of broken line.
+# the peer on a fresh 100,000-line stream with every kind of broken line, the push end to end
+# against a failing server, and the hot operations' allocation counts (benchmarks/Thresholds).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -26,3 +27,6 @@ python3 scripts/enrich_diffcheck.py --bin .build/release/geo-enrich --peer "$pee
 
 # the push end to end: enrich --push-url against a local server that fails one request in four
 python3 scripts/push_check.py --bin .build/release/geo-enrich --gen "$peer/gen_stream.py" --lines 20000
+
+# the allocation gate: a hot operation that allocates more than its threshold fails the run
+GEN_STREAM="$peer/gen_stream.py" bash scripts/alloc_gate.sh check
