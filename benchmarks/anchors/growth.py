@@ -17,22 +17,13 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-BINARY = os.path.join(ROOT, ".build", "release", "geo-enrich")
-
-
-def timed(path):
-    with open(os.devnull, "wb") as out:
-        start = time.perf_counter()
-        proc = subprocess.Popen([BINARY, "enrich", "--quiet", path], stdout=out, stderr=subprocess.DEVNULL)
-        _, status, usage = os.wait4(proc.pid, 0)
-        return time.perf_counter() - start, usage.ru_maxrss * 1024
+from enrich_cli import BINARY, ROOT, timed
 
 
 def median_run(path, runs):
-    results = [timed(path) for _ in range(runs)]
+    """Median wall time and the largest peak RSS of `runs` runs of enrich on `path`."""
+    results = [timed([BINARY, "enrich", "--quiet", path])[:2] for _ in range(runs)]
     return statistics.median(w for w, _ in results), max(r for _, r in results)
 
 
