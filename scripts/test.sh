@@ -3,12 +3,13 @@
 # the differential checks of the CLI: H3 against PyPI h3 4.5.0 on 200,000 fresh random points,
 # the lookup against the peer's lookup (../shared/bench) on 40,000 points, and `enrich` against
 # the peer on a fresh 100,000-line stream with every kind of broken line, the push end to end
-# against a failing server, and the hot operations' allocation counts (benchmarks/Thresholds).
+# against a failing server, the hot operations' allocation counts (benchmarks/Thresholds), and
+# Spark local[2] against one process (integrations/spark).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/setup.sh
-swift build -c release --product geo-enrich
+swift build -c release --static-swift-stdlib --product geo-enrich
 swift test
 python3 scripts/h3_diffcheck.py --bin .build/release/geo-enrich --points 200000
 
@@ -30,3 +31,7 @@ python3 scripts/push_check.py --bin .build/release/geo-enrich --gen "$peer/gen_s
 
 # the allocation gate: a hot operation that allocates more than its threshold fails the run
 GEN_STREAM="$peer/gen_stream.py" bash scripts/alloc_gate.sh check
+
+# Spark local[2] against one process: the same output lines, bad-line reports and summed statistics
+bash integrations/spark/setup.sh
+python3 scripts/spark_check.py --bin .build/release/geo-enrich --gen "$peer/gen_stream.py" --lines 200000
