@@ -34,6 +34,9 @@ BENCH_GROWTH := $(PYTHON) $(BENCH_DIR)/anchors/growth.py --stream $(BENCH_STREAM
 # the push: LocationPusher to a local SwiftNIO sink, 100,000 updates of distinct sessions
 BENCH_PUSH := $(SWIFT) run -c release --package-path $(BENCH_DIR) PushThroughput --updates 100000 --runs 5 \
 	> $(BENCH_OUT)/push.json
+# the same stream alone and under Spark local[2] with 2 and 4 partitions (needs integrations/spark/setup.sh)
+BENCH_SPARK := $(PYTHON) $(BENCH_DIR)/anchors/spark_anchor.py --stream $(BENCH_STREAM_FILE) --runs 3 \
+	--output $(BENCH_OUT)/spark.json
 # end to end: `geo-enrich enrich` and the peer on the same 1 M-line stream, and once on 10 M lines
 BENCH_ENRICH := $(PYTHON) $(BENCH_DIR)/anchors/enrich_cli.py --stream $(BENCH_STREAM_FILE) --big 10000000 \
 	--output $(BENCH_OUT)/enrich_cli.json
@@ -59,11 +62,13 @@ bench:
 	$(BENCH_ENRICH)
 	$(BENCH_PUSH)
 	$(BENCH_GROWTH)
+	bash integrations/spark/setup.sh
+	$(BENCH_SPARK)
 	$(PYTHON) $(BENCH_DIR)/render_results.py \
 		--jmh $(BENCH_OUT)/Current_run.jmh.json --anchor $(BENCH_OUT)/h3py_anchor.json \
 		--lookup-anchor $(BENCH_OUT)/lookup_peer_anchor.json --startup $(BENCH_OUT)/lookup_startup.json \
 		--stream $(BENCH_STREAM_FILE) --loadavg $(BENCH_OUT)/loadavg-before.txt --enrich $(BENCH_OUT)/enrich_cli.json --push $(BENCH_OUT)/push.json \
-		--growth $(BENCH_OUT)/growth.json --plot $(BENCH_DIR)/growth.svg \
+		--growth $(BENCH_OUT)/growth.json --plot $(BENCH_DIR)/growth.svg --spark $(BENCH_OUT)/spark.json \
 		--command '$(BENCH_CLI)' --command '$(BENCH_STREAM)' --command '$(BENCH_SWIFT)' --command '$(BENCH_ANCHOR)' \
-		--command '$(BENCH_PEER)' --command '$(BENCH_STARTUP)' --command '$(BENCH_ENRICH)' --command '$(BENCH_PUSH)' --command '$(BENCH_GROWTH)' \
+		--command '$(BENCH_PEER)' --command '$(BENCH_STARTUP)' --command '$(BENCH_ENRICH)' --command '$(BENCH_PUSH)' --command '$(BENCH_GROWTH)' --command '$(BENCH_SPARK)' \
 		--output $(BENCH_DIR)/RESULTS.md
