@@ -44,7 +44,7 @@ sys.path.insert(0, __file__.rsplit("/", 1)[0])
 import geodata_container  # noqa: E402
 
 G = int(__import__("os").environ.get("POSTAL_GRID", "200"))  # grid cells per degree
-BLOCK_BITS = int(__import__("os").environ.get("POSTAL_BLOCK_BITS", "6"))  # blocks of 64 x 64 cells
+BLOCK_BITS = 6  # blocks of 64 x 64 cells: a constant of the reader (PostalGrid.blockBits)
 S = 10_000
 CODE = re.compile(r"^([A-Z])([0-9])([A-Z]) ([0-9])([A-Z])([0-9])$")
 

@@ -9,11 +9,12 @@ enum DecimalRounding {
     /// - Parameters:
     ///   - x: a finite value with |x| · 10ⁿ < 2⁵².
     ///   - scale: 10ⁿ, exactly representable (n ≤ 22).
-    static func scaledInteger(_ x: Double, scale: Double) -> Int64 {
+    @inline(__always) static func scaledInteger(_ x: Double, scale: Double) -> Int64 {
         // the exact product x·scale is hi + err (err recovered with a fused multiply-add)
         let hi = x * scale
         let err = fusedError(x, scale, hi)
-        let floor = hi.rounded(.down)
+        // floor by truncation for the distances (non-negative): no call into libm
+        let floor = hi >= 0 ? Double(Int64(hi)) : hi.rounded(.down)
         let frac = hi - floor  // exact for |hi| < 2⁵²
         let k = Int64(floor)
         // frac has no bits finer than ulp(hi) > |err|, so err only matters at a tie or at 0
@@ -29,5 +30,5 @@ enum DecimalRounding {
     }
 
     /// `round(x, 1)` as Python computes it.
-    static func tenths(_ x: Double) -> Double { Double(scaledInteger(x, scale: 10)) / 10 }
+    @inline(__always) static func tenths(_ x: Double) -> Double { Double(scaledInteger(x, scale: 10)) / 10 }
 }

@@ -48,6 +48,8 @@ public final class LocationLookup: Sendable {
     public final class Locator {
         public let lookup: LocationLookup
         private let countries: CountryLocator
+        /// This thread's memory of the postal searches from empty cells.
+        private let postalHints = PostalSearchHints()
         private static let canada = CountryCode("CA")!
 
         /// - Throws: ``GEOSError`` when GEOS cannot create a context.
@@ -64,7 +66,8 @@ public final class LocationLookup: Sendable {
             let country = countries.country(latitude: latitude, longitude: longitude)
             guard country == Locator.canada else { return Result(country: country) }
             return Result(country: country, postal: lookup.postal.nearest(latitude: latitude, longitude: longitude,
-                                                                          maxDistance: lookup.postalMaxDistance))
+                                                                          maxDistance: lookup.postalMaxDistance,
+                                                                          hints: postalHints))
         }
     }
 

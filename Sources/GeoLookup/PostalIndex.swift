@@ -50,7 +50,7 @@ public final class PostalIndex: @unchecked Sendable {
         let params = try section(UInt32.self, 8)
         let baseRow = Int(params[0]), baseCol = Int(params[1])
         let blockRows = Int(params[2]), blockCols = Int(params[3]), bits = Int(params[4]), poolCount = Int(params[5])
-        guard (1...8).contains(bits), blockRows > 0, blockCols > 0, baseRow + (blockRows << bits) <= 180 * g + (1 << bits),
+        guard bits == PostalGrid.blockBits, blockRows > 0, blockCols > 0, baseRow + (blockRows << bits) <= 180 * g + (1 << bits),
               baseCol + (blockCols << bits) <= 360 * g + (1 << bits), blockRows * blockCols < (1 << 26)
         else { throw corrupt("implausible grid parameters \(Array(params))") }
         let blocks = blockRows * blockCols
@@ -108,7 +108,7 @@ public final class PostalIndex: @unchecked Sendable {
         file.releaseAllPages()
         grid = PostalGrid(blockStart: blockStart, rowTable: rowTable, rowPool: rowPool, cellKey: cellKey, cellStart: cellStart, points: points,
                           cellsPerDegree: Double(g), unitsPerDegree: s, unitsPerCell: unitsPerCell,
-                          baseRow: baseRow, baseCol: baseCol, blockRows: blockRows, blockCols: blockCols, blockBits: bits)
+                          baseRow: baseRow, baseCol: baseCol, blockRows: blockRows, blockCols: blockCols)
     }
 
     /// The postal code whose centroid is nearest a point, if one lies within `maxDistance`.
@@ -125,6 +125,18 @@ public final class PostalIndex: @unchecked Sendable {
     ///   centroid: a handful in a city; where there is none, the cells of the whole
     ///   `maxDistance` circle.
     public func nearest(latitude: Double, longitude: Double, maxDistance: Double) -> PostalMatch? {
+        search(latitude: latitude, longitude: longitude, maxDistance: maxDistance, hints: nil)
+    }
+
+    /// ``nearest(latitude:longitude:maxDistance:)`` that starts from the radius `hints` remember
+    /// for the point's cell when the cell holds no centroid, and remembers it for the next search
+    /// (the answer is the same; see ``PostalSearchHints``).
+    public func nearest(latitude: Double, longitude: Double, maxDistance: Double, hints: PostalSearchHints) -> PostalMatch? {
+        search(latitude: latitude, longitude: longitude, maxDistance: maxDistance, hints: hints)
+    }
+
+    @inline(__always)
+    private func search(latitude: Double, longitude: Double, maxDistance: Double, hints: PostalSearchHints?) -> PostalMatch? {
         guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180,
               maxDistance >= 0 else { return nil }
         let q = PostalQuery(grid: grid, latitude: latitude, longitude: longitude)
@@ -132,19 +144,31 @@ public final class PostalIndex: @unchecked Sendable {
             // grow the searched radius until it surely holds the nearest centroid
             // the first radius follows the density of the query's own cell: a crowded cell
             // (≥ 8 centroids) usually holds the answer within 100 m, an empty one rarely within
-            // 800 m (measured on city points: 5–10 % fewer rows and scans than a fixed 150 m)
+            // 800 m (measured on city points: 5–10 % fewer rows and scans than a fixed 150 m),
+            // unless a search from the same empty cell has told how far it had to go
             var homeCount = 0
             let g = grid.cellsPerDegree
-            grid.forEachCell(row: q.gridIndex((latitude + 90) * g), col0: q.gridIndex((longitude + 180) * g),
-                             col1: q.gridIndex((longitude + 180) * g)) { homeCount = $0.end - $0.start }
-            var radius = Swift.min(homeCount >= 8 ? 100.0 : (homeCount > 0 ? 200.0 : 800.0), maxDistance)
+            let row = q.gridIndex((latitude + 90) * g), column = q.gridIndex((longitude + 180) * g)
+            grid.forEachCell(row: row, col0: column, col1: column) { homeCount = $0.end - $0.start }
+            var hintKey: UInt64 = 0
+            var radius = homeCount >= 8 ? 100.0 : (homeCount > 0 ? 200.0 : 800.0)
+            if homeCount == 0, let hints {
+                hintKey = PostalSearchHints.key(row: row, column: column)
+                if let remembered = hints.radius(for: hintKey) { radius = remembered }
+            }
+            radius = Swift.min(radius, maxDistance)
             while true {
                 let scan = q.scan(radius: radius, into: buffer)
                 let bestCheap = scan.bestSquared.squareRoot()
-                if scan.bestSquared.isFinite && bestCheap * (1 + scan.eps) <= radius {
-                    return q.decide(scan, buffer, radius: radius, maxDistance: maxDistance)
-                }
-                if radius >= maxDistance {
+                let found = scan.bestSquared.isFinite && bestCheap * (1 + scan.eps) <= radius
+                if found || radius >= maxDistance {
+                    if hintKey != 0 {
+                        // every point of the cell has a centroid within this one's distance plus
+                        // the cell's diagonal; none within maxDistance: one scan of all of it
+                        hints!.remember(scan.bestSquared.isFinite ? bestCheap * (1 + scan.eps) * 1.01 + grid.cellDiagonal : maxDistance,
+                                        for: hintKey)
+                    }
+                    if found { return q.decide(scan, buffer, radius: radius, maxDistance: maxDistance) }
                     // everything within maxDistance was scanned
                     guard scan.bestSquared.isFinite, bestCheap * (1 - scan.eps) <= maxDistance else { return nil }
                     return q.decide(scan, buffer, radius: radius, maxDistance: maxDistance)

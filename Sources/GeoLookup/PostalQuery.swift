@@ -80,7 +80,7 @@ struct PostalQuery {
     /// best distance so far. Lower bounds keep it exact: a degree of latitude is at least
     /// 110,574 m, a degree of longitude at least ``longitudeMetres(latitudeSpan:)``. Points
     /// within the running best's ranking error go to `buffer`.
-    func scan(radius: Double, into buffer: UnsafeMutableBufferPointer<Candidate>) -> ScanResult {
+    @inline(__always) func scan(radius: Double, into buffer: UnsafeMutableBufferPointer<Candidate>) -> ScanResult {
         var scanner = Scanner(query: self, radius: radius, buffer: buffer)
         let g = grid.cellsPerDegree
         let home = gridIndex((latitude + 90) * g)
@@ -113,7 +113,7 @@ struct PostalQuery {
         /// Metres: the circle the rows are clipped to.
         var reach: Double
 
-        init(query: PostalQuery, radius: Double, buffer: UnsafeMutableBufferPointer<Candidate>) {
+        @inline(__always) init(query: PostalQuery, radius: Double, buffer: UnsafeMutableBufferPointer<Candidate>) {
             q = query
             self.radius = radius
             self.buffer = buffer
@@ -155,7 +155,8 @@ struct PostalQuery {
             var p = cell.start
             if lowest > 0 {
                 // first point with offset >= lowest (offsets are 0...255)
-                let bound = UInt64(lowest.rounded(.up)) << 32
+                let whole = UInt64(lowest)  // ceiling of a positive value, without libm
+                let bound = (Double(whole) < lowest ? whole + 1 : whole) << 32
                 var lo = cell.start, hi = cell.end
                 while lo < hi {
                     let mid = (lo + hi) >> 1

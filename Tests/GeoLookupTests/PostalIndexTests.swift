@@ -42,6 +42,46 @@ struct PostalIndexTests {
         #expect(mismatches == 0)
     }
 
+    @Test("search hints change where a search starts, never its answer: pyproj's reference, cold and warm")
+    func hintsKeepAnswers() throws {
+        let hints = PostalSearchHints()
+        var points: [(Double, Double, String)] = []
+        for line in try TestData.fixture("postal_reference.txt") {
+            let f = line.split(separator: " ")
+            let want = f[2] == "-" ? "-" : "\(f[2].replacingOccurrences(of: "_", with: " ")) \(try #require(Double(f[3])))"
+            points.append((try #require(Double(f[0])), try #require(Double(f[1])), want))
+        }
+        // twice: the first pass fills the hints (cold), the second starts from them (warm)
+        var mismatches = 0
+        for pass in 0..<2 {
+            for (lat, lng, want) in points {
+                let got = Self.index.nearest(latitude: lat, longitude: lng, maxDistance: 20_000, hints: hints)
+                let text = got.map { "\($0.code.formatted) \($0.distanceMetres)" } ?? "-"
+                if text != want {
+                    mismatches += 1
+                    if mismatches <= 10 { Issue.record("pass \(pass), \(lat) \(lng): expected \(want), got \(text)") }
+                }
+            }
+        }
+        #expect(points.count == 4000)
+        #expect(mismatches == 0)
+        // points in lakes, parks and the countryside (empty cells, far answers), several per cell,
+        // in random order: with hints as without
+        var rng = SystemRandomNumberGenerator()
+        var differ = 0
+        for _ in 0..<20_000 {
+            let lat = Double.random(in: 43.3...44.3, using: &rng), lng = Double.random(in: -80.2 ... -78.6, using: &rng)
+            let maxDistance = [20_000.0, 1_500, 300][Int.random(in: 0..<3, using: &rng)]
+            let plain = Self.index.nearest(latitude: lat, longitude: lng, maxDistance: maxDistance)
+            let hinted = Self.index.nearest(latitude: lat, longitude: lng, maxDistance: maxDistance, hints: hints)
+            if plain != hinted {
+                differ += 1
+                if differ <= 10 { Issue.record("\(lat) \(lng) within \(maxDistance) m: \(String(describing: plain)) without hints, \(String(describing: hinted)) with") }
+            }
+        }
+        #expect(differ == 0)
+    }
+
     @Test("the grid search finds what a scan of every centroid finds")
     func bruteForce() throws {
         var rng = SystemRandomNumberGenerator()
