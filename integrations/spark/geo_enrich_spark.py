@@ -188,6 +188,7 @@ def enrich_partition(settings):
                 "--workers", str(settings["workers"]), "--data", data,
                 "--errors", errors_path, "--stats", stats_path]
         if settings["dead_letter_dir"]:
+            os.makedirs(settings["dead_letter_dir"], exist_ok=True)
             attempt = TaskContext.get().attemptNumber() if TaskContext.get() else 0
             argv += ["--push-dead-letter", os.path.join(
                 settings["dead_letter_dir"], "dead-letter-part-%05d-attempt-%d.ndjson" % (index, attempt))]
@@ -446,18 +447,29 @@ def spark_context(args):
     return sc, True
 
 
-def run(sc, args):
-    """Runs the job on a SparkContext; returns the summed statistics (written to --stats if given)."""
-    from pyspark import StorageLevel
+# the whole environment of each geo-enrich process: nothing of the driver's or the executor's
+ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
 
-    started = time.monotonic()
+
+def prepare(args):
+    """Checks the options after `--` (refusing the driver's own, and a push without a key file),
+    and runs the binary once on no input with them when it is on this machine, so that a usage
+    error stops the driver before any Spark work. Returns (format, options, dead-letter dir)."""
     record_format, push, dead_letter = check_enrich_options(args.enrich_options)
     enrich_options = without_option(args.enrich_options, "--push-dead-letter")
     if push and not any(o == "--api-key-file" or o.startswith("--api-key-file=") for o in enrich_options):
         raise SystemExit("geo_enrich_spark: --push-url under Spark needs --api-key-file (a path readable on every "
                          "executor); $GEO_ENRICH_API_KEY is not forwarded, so that the key travels in no task")
-    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
-    dry_run(args.binary, args.data, enrich_options, env)
+    dry_run(args.binary, args.data, enrich_options, ENVIRONMENT)
+    return record_format, enrich_options, dead_letter
+
+
+def run(sc, args):
+    """Runs the job on a SparkContext; returns the summed statistics (written to --stats if given)."""
+    from pyspark import StorageLevel
+
+    started = time.monotonic()
+    record_format, enrich_options, dead_letter = prepare(args)
 
     partitions = args.partitions or sc.defaultParallelism
     if __name__ != "__main__":  # imported: the executors' Python needs this module to unpickle its functions
@@ -468,7 +480,7 @@ def run(sc, args):
         for name in DATA_FILES:
             sc.addFile(os.path.join(args.data, name))
     workers = int(sc.getConf().get("spark.task.cpus", "1"))
-    settings = dict(binary=args.binary, data=args.data, ship=args.ship, env=env, order=args.order,
+    settings = dict(binary=args.binary, data=args.data, ship=args.ship, env=ENVIRONMENT, order=args.order,
                     enrich_options=enrich_options, workers=workers, file_names=names,
                     dead_letter_dir=dead_letter)
 
@@ -500,13 +512,14 @@ def run(sc, args):
         raise RuntimeError("the summed statistics do not reconcile: %r" % stats)
     if args.stats:
         with open(args.stats, "w") as f:
-            json.dump(stats, f)
+            json.dump(stats, f, separators=(",", ":"))
             f.write("\n")
     return stats
 
 
 def main(argv=None):
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    prepare(args)  # before the JVM starts: a usage error costs no Spark start-up
     sc, owned = spark_context(args)
     try:
         stats = run(sc, args)
