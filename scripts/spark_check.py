@@ -118,7 +118,7 @@ def splice(base, extra, seed):
     return out
 
 
-def unkeyable_lines(seed):
+def unkeyable_lines():
     """Lines the driver cannot key, or keys but geo-enrich refuses: they still reach a process."""
     return [b"not json\n", b"[1,2]\n", b"\n", b"   \n", b'{"type":"track","timestamp":1}\n',
             b'{"type":"location","session_id":"","timestamp":1,"latitude":1,"longitude":1}\n',
@@ -190,7 +190,7 @@ def main():
     # 1. time order, 2 partitions, as a user runs it
     first = os.path.join(work, "ordered.ndjson")
     with open(first, "wb") as f:
-        f.write(b"".join(splice(base, unkeyable_lines(seed), seed)))
+        f.write(b"".join(splice(base, unkeyable_lines(), seed)))
     alone = single(args.bin, [first], work, "ordered")
     keys_cover_accepted(rep, first, alone[1])
     driver(args, [first], os.path.join(work, "spark-ordered"), os.path.join(work, "spark-ordered.json"),

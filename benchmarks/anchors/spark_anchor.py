@@ -80,12 +80,9 @@ def startup(runs):
 
 def spark_only(sc, stream, partitions):
     """Keying, shuffle and sort as the driver does them, counted instead of piped."""
-    names, uris = geo_enrich_spark.list_inputs(sc, [stream])
+    _, uris = geo_enrich_spark.list_inputs(sc, [stream])
     began = time.perf_counter()
-    lines = sc.union([sc.textFile(uri).zipWithIndex().map(lambda item, i=i: (item, i)) for i, uri in enumerate(uris)])
-    count = (lines.map(geo_enrich_spark.keyed("time", "canonical", partitions))
-             .repartitionAndSortWithinPartitions(partitions, partitionFunc=lambda key: key[-1])
-             .count())
+    count = geo_enrich_spark.by_session(sc, uris, "time", "canonical", partitions).count()
     return time.perf_counter() - began, count
 
 

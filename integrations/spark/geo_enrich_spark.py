@@ -447,6 +447,15 @@ def spark_context(args):
     return sc, True
 
 
+def by_session(sc, uris, order, record_format, partitions):
+    """The input lines as (key, line), each session's in one partition, sorted within it (see
+    ``keyed``): what each partition's geo-enrich process reads."""
+    lines = sc.union([sc.textFile(uri).zipWithIndex().map(lambda item, i=i: (item, i))
+                      for i, uri in enumerate(uris)])
+    return (lines.map(keyed(order, record_format, partitions))
+            .repartitionAndSortWithinPartitions(partitions, partitionFunc=lambda key: key[-1]))
+
+
 # the whole environment of each geo-enrich process: nothing of the driver's or the executor's
 ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
 
@@ -484,10 +493,7 @@ def run(sc, args):
                     enrich_options=enrich_options, workers=workers, file_names=names,
                     dead_letter_dir=dead_letter)
 
-    lines = sc.union([sc.textFile(uri).zipWithIndex().map(lambda item, i=i: (item, i))
-                      for i, uri in enumerate(uris)])
-    results = (lines.map(keyed(args.order, record_format, partitions))
-               .repartitionAndSortWithinPartitions(partitions, partitionFunc=lambda key: key[-1])
+    results = (by_session(sc, uris, args.order, record_format, partitions)
                .mapPartitionsWithIndex(enrich_partition(settings), preservesPartitioning=True)
                .persist(StorageLevel.MEMORY_AND_DISK))
     errors_dir = args.errors or args.output.rstrip("/") + "/_errors"
