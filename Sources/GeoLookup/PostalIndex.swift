@@ -8,8 +8,10 @@ import Darwin
 /// nearest-centroid search by WGS84 geodesic distance.
 ///
 /// The file (built by `scripts/build_postal_data.py`, layout in its docstring) sorts the
-/// centroids into a grid of cells (1/200° by default) grouped in blocks (see ``PostalGrid``). A search scans the cells that surely
-/// hold every centroid within a radius, ranks them by a cheap local-plane distance, confirms
+/// centroids into a grid of cells (1/200° by default) stored row run by row run (see
+/// ``PostalGrid``). A search reads its own cell (or the 3 × 3 around it, when empty) for a first
+/// best distance, then the row runs that surely hold every centroid within it, ranks them by a
+/// cheap local-plane distance, confirms
 /// the few near the best with ``LocalDistance`` and its error bound, and asks PROJ only when
 /// the bound leaves a tie, the 0.1 m rounding or the maximum distance undecided.
 ///
@@ -19,13 +21,13 @@ public final class PostalIndex: @unchecked Sendable {
     /// The file the index reads.
     public let file: DataFile
     /// Number of distinct centroids (codes sharing one centroid count once).
-    public var count: Int { grid.points.count }
+    public var count: Int { grid.coords.count }
 
     /// The mapped sections, as a trivial value the search copies freely (no reference counting).
     fileprivate let grid: PostalGrid
 
-    public static let magic = "GEPOSTL5"
-    public static let formatVersion: UInt32 = 5
+    public static let magic = "GEPOSTL6"
+    public static let formatVersion: UInt32 = 6
 
     /// Opens and validates a postal data file.
     ///
@@ -39,7 +41,10 @@ public final class PostalIndex: @unchecked Sendable {
         let g = Int(clamping: file.counts[2])
         let s = Int(clamping: file.counts[3])
         func corrupt(_ m: String) -> DataFileError { DataFileError(path: path, .corrupt(m)) }
-        guard n > 0, c > 0, c <= n, n < Int(Int32.max), (1...3600).contains(g), (1...10_000_000).contains(s), s % g == 0
+        // 8 bits of latitude offset: at most 250 units a cell, 24 of longitude: 64 cells; block
+        // keys of 12 + 13 bits
+        guard n > 0, c > 0, c <= n, n < Int(Int32.max), (1...2000).contains(g), (1...10_000_000).contains(s), s % g == 0,
+              s / g <= 250, 64 * (s / g) < 1 << 23, 360 * g <= 1 << 19
         else { throw corrupt("implausible counts \(file.counts)") }
         var offset = 0
         func section<T>(_ t: T.Type, _ count: Int) throws(DataFileError) -> UnsafeBufferPointer<T> {
@@ -48,67 +53,63 @@ public final class PostalIndex: @unchecked Sendable {
             return b
         }
         let params = try section(UInt32.self, 8)
-        let baseRow = Int(params[0]), baseCol = Int(params[1])
-        let blockRows = Int(params[2]), blockCols = Int(params[3]), bits = Int(params[4]), poolCount = Int(params[5])
-        guard bits == PostalGrid.blockBits, blockRows > 0, blockCols > 0, baseRow + (blockRows << bits) <= 180 * g + (1 << bits),
-              baseCol + (blockCols << bits) <= 360 * g + (1 << bits), blockRows * blockCols < (1 << 26)
+        let blockCount = Int(params[0]), rowCount = Int(params[1]), hashBits = Int(params[2])
+        guard blockCount > 0, blockCount <= rowCount, rowCount <= c, (1...28).contains(hashBits), blockCount < 1 << hashBits
         else { throw corrupt("implausible grid parameters \(Array(params))") }
-        let blocks = blockRows * blockCols
-        let blockStart = try section(UInt32.self, blocks + 1)
-        let rowTable = try section(UInt32.self, blocks)
-        let rowPool = try section(UInt16.self, poolCount)
-        let cellKey = try section(UInt16.self, c)
+        let hash = try section(UInt64.self, 1 << hashBits)
+        let blocks = try section(UInt64.self, 2 * blockCount)
+        let blockRows = try section(UInt64.self, 2 * rowCount)
         let cellStart = try section(UInt32.self, c + 1)
-        let points = try section(UInt64.self, n)
+        let coords = try section(UInt32.self, n)
+        let codes = try section(UInt32.self, n)
         guard offset == file.payload.count else { throw corrupt("payload of \(file.payload.count) bytes, sections need \(offset)") }
+        let grid = PostalGrid(hash: hash, hashBits: hashBits, blocks: blocks, blockRows: blockRows, cellStart: cellStart,
+                              coords: coords, codes: codes, cellsPerDegree: g, unitsPerDegree: s)
 
-        // structure: monotone offsets ending where they must, keys ascending inside each block
-        guard blockStart[0] == 0, Int(blockStart[blocks]) == c, cellStart[0] == 0, Int(cellStart[c]) == n else {
-            throw corrupt("index offsets do not span the cells and points")
+        // the directory: every block found by the hash, row and cell indices that chain up to
+        // the counts, and every point inside the cell it is filed in
+        var entries = 0
+        for e in hash where e != 0 {
+            entries += 1
+            guard Int(e & 0xFFFF_FFFF) < blockCount else { throw corrupt("hash slot names block \(e & 0xFFFF_FFFF) of \(blockCount)") }
         }
-        let keyLimit = 1 << (2 * bits)
-        for b in 0..<blocks {
-            guard blockStart[b] <= blockStart[b + 1] else { throw corrupt("block offsets decrease at block \(b)") }
-            var previous = -1
-            for k in Int(blockStart[b])..<Int(blockStart[b + 1]) {
-                guard Int(cellKey[k]) > previous, Int(cellKey[k]) < keyLimit else { throw corrupt("cell keys out of order in block \(b)") }
-                previous = Int(cellKey[k])
-            }
+        guard entries == blockCount else { throw corrupt("hash holds \(entries) blocks, the file \(blockCount)") }
+        var nextRow = 0
+        var previousKey = -1
+        for b in 0..<blockCount {
+            let key = Int(blocks[2 * b + 1] >> 32)
+            let blockRow = key >> 13, chunk = key & 0x1FFF
+            guard key > previousKey, (blockRow << PostalGrid.blockBits) < grid.rowCount, (chunk << PostalGrid.blockBits) < grid.columnCount,
+                  blocks[2 * b] != 0, Int(blocks[2 * b + 1] & 0xFFFF_FFFF) == nextRow,
+                  grid.block(row: blockRow << PostalGrid.blockBits, chunk: chunk) == b
+            else { throw corrupt("block \(b) is out of order, empty or not found by its key") }
+            previousKey = key
+            nextRow += blocks[2 * b].nonzeroBitCount
         }
+        guard nextRow == rowCount else { throw corrupt("blocks name \(nextRow) block rows, the file has \(rowCount)") }
+        var nextCell = 0
+        for r in 0..<rowCount {
+            guard blockRows[2 * r] != 0, blockRows[2 * r + 1] == UInt64(nextCell) else { throw corrupt("block row \(r) is empty or out of order") }
+            nextCell += blockRows[2 * r].nonzeroBitCount
+        }
+        guard nextCell == c, cellStart[0] == 0, Int(cellStart[c]) == n else { throw corrupt("index offsets do not span the cells and points") }
         for i in 0..<c where cellStart[i] >= cellStart[i + 1] { throw corrupt("empty or reversed cell \(i)") }
-        // row tables: one per non-empty block, monotone, ending at the block's cell count, and
-        // each row's keys on that row
-        let side = 1 << bits
-        for b in 0..<blocks {
-            let count = Int(blockStart[b + 1]) - Int(blockStart[b])
-            if rowTable[b] == UInt32.max {
-                guard count == 0 else { throw corrupt("block \(b) has cells but no row table") }
-                continue
-            }
-            let t = Int(rowTable[b])
-            guard t + side < poolCount + 1, rowPool[t] == 0, Int(rowPool[t + side]) == count else {
-                throw corrupt("row table of block \(b) out of range")
-            }
-            for r in 0..<side {
-                guard rowPool[t + r] <= rowPool[t + r + 1] else { throw corrupt("row table of block \(b) decreases") }
-                for k in Int(rowPool[t + r])..<Int(rowPool[t + r + 1])
-                where Int(cellKey[Int(blockStart[b]) + k]) >> bits != r {
-                    throw corrupt("cell \(Int(blockStart[b]) + k) is not on row \(r) of block \(b)")
+        var misfiled: (Int, Int)? = nil
+        let scale = Double(s), cellsPerDegree = Double(g)
+        grid.forEachCell { row, column, range in
+            for p in range.start..<range.end where misfiled == nil {
+                // the reader's own arithmetic must put the point where the file does
+                let lat = Double(grid.latitudeUnits(range, p)) / scale, lng = Double(grid.longitudeUnits(range, p)) / scale
+                if Int(((lat + 90) * cellsPerDegree).rounded(.down)) != row || Int(((lng + 180) * cellsPerDegree).rounded(.down)) != column
+                    || grid.codes[p] > PostalCode.maxPacked {
+                    misfiled = (p, row)
                 }
             }
         }
-        let unitsPerCell = s / g
-        for i in 0..<n {
-            let p = points[i]
-            guard UInt32(p & 0x1FF_FFFF) <= PostalCode.maxPacked, (p >> 32) & 0xFF <= UInt64(unitsPerCell + 1),
-                  (p >> 40) & 0xFF <= UInt64(unitsPerCell + 1), p >> 48 == 0
-            else { throw corrupt("point \(i) out of range") }
-        }
+        if let (p, row) = misfiled { throw corrupt("point \(p) lies outside its cell in row \(row), or its code is out of range") }
         // the checks read every page once; lookups keep resident only what they touch
         file.releaseAllPages()
-        grid = PostalGrid(blockStart: blockStart, rowTable: rowTable, rowPool: rowPool, cellKey: cellKey, cellStart: cellStart, points: points,
-                          cellsPerDegree: Double(g), unitsPerDegree: s, unitsPerCell: unitsPerCell,
-                          baseRow: baseRow, baseCol: baseCol, blockRows: blockRows, blockCols: blockCols)
+        self.grid = grid
     }
 
     /// The postal code whose centroid is nearest a point, if one lies within `maxDistance`.
@@ -146,19 +147,29 @@ public final class PostalIndex: @unchecked Sendable {
             // (≥ 8 centroids) usually holds the answer within 100 m, an empty one rarely within
             // 800 m (measured on city points: 5–10 % fewer rows and scans than a fixed 150 m),
             // unless a search from the same empty cell has told how far it had to go
-            var homeCount = 0
-            let g = grid.cellsPerDegree
-            let row = q.gridIndex((latitude + 90) * g), column = q.gridIndex((longitude + 180) * g)
-            grid.forEachCell(row: row, col0: column, col1: column) { homeCount = $0.end - $0.start }
+            // the query's own cell is read first, whole (or, when it is empty, the 3 × 3 cells
+            // around it): a first best distance that clips every row after it; every point of
+            // those cells lies within two cell diagonals, so one scan of that radius ends the
+            // search unless all nine are empty. Then the radius grows, from where a search from
+            // the same empty cell had to go, if the hints remember it.
+            let row = q.homeRow, column = q.homeColumn
+            var cache = PostalGrid.BlockCache()
+            var homeEmpty = true
+            grid.forEachRange(row: row, col0: column, col1: column, cache: &cache) { _ in homeEmpty = false }
+            let seed = homeEmpty ? PostalQuery.Seed(row0: row - 1, row1: row + 1, column0: column - 1, column1: column + 1)
+                : PostalQuery.Seed(row0: row, row1: row, column0: column, column1: column)
+            let seedSpan = 2.02 * grid.cellDiagonal
             var hintKey: UInt64 = 0
-            var radius = homeCount >= 8 ? 100.0 : (homeCount > 0 ? 200.0 : 800.0)
-            if homeCount == 0, let hints {
+            var radius = seedSpan
+            if homeEmpty, let hints {
                 hintKey = PostalSearchHints.key(row: row, column: column)
-                if let remembered = hints.radius(for: hintKey) { radius = remembered }
+                if let remembered = hints.radius(for: hintKey) { radius = Swift.max(radius, remembered) }
             }
             radius = Swift.min(radius, maxDistance)
+            var firstScan = true
             while true {
-                let scan = q.scan(radius: radius, into: buffer)
+                let scan = q.scan(radius: radius, span: seedSpan, seed: firstScan ? seed : nil, into: buffer)
+                firstScan = false
                 let bestCheap = scan.bestSquared.squareRoot()
                 let found = scan.bestSquared.isFinite && bestCheap * (1 + scan.eps) <= radius
                 if found || radius >= maxDistance {
@@ -187,9 +198,9 @@ extension PostalIndex {
     public func centroid(_ i: Int) -> (code: PostalCode, latitude: Double, longitude: Double) {
         var found: (PostalCode, Double, Double)? = nil
         let s = Double(grid.unitsPerDegree)
-        grid.forEachCell { cell in
-            if found == nil, (cell.start..<cell.end).contains(i) {
-                found = (grid.code(i), Double(grid.latitudeUnits(cell, i)) / s, Double(grid.longitudeUnits(cell, i)) / s)
+        grid.forEachCell { _, _, range in
+            if found == nil, (range.start..<range.end).contains(i) {
+                found = (grid.code(i), Double(grid.latitudeUnits(range, i)) / s, Double(grid.longitudeUnits(range, i)) / s)
             }
         }
         return found!
@@ -200,9 +211,9 @@ extension PostalIndex {
     /// - Complexity: O(n).
     public func forEachCentroid(_ body: (Int, Double, Double, PostalCode) -> Void) {
         let s = Double(grid.unitsPerDegree)
-        grid.forEachCell { cell in
-            for p in cell.start..<cell.end {
-                body(p, Double(grid.latitudeUnits(cell, p)) / s, Double(grid.longitudeUnits(cell, p)) / s, grid.code(p))
+        grid.forEachCell { _, _, range in
+            for p in range.start..<range.end {
+                body(p, Double(grid.latitudeUnits(range, p)) / s, Double(grid.longitudeUnits(range, p)) / s, grid.code(p))
             }
         }
     }

@@ -75,103 +75,189 @@ struct PostalQuery {
     /// Floor of a non-negative grid coordinate (truncation: no libm call).
     @inline(__always) func gridIndex(_ x: Double) -> Int { Int(Swift.max(x, 0)) }
 
-    /// Scans the cells that may hold a point within `radius` metres, rows outward from the
-    /// query's, each row clipped to the circle of the radius or, once a point is found, of the
-    /// best distance so far. Lower bounds keep it exact: a degree of latitude is at least
-    /// 110,574 m, a degree of longitude at least ``longitudeMetres(latitudeSpan:)``. Points
-    /// within the running best's ranking error go to `buffer`.
-    @inline(__always) func scan(radius: Double, into buffer: UnsafeMutableBufferPointer<Candidate>) -> ScanResult {
-        var scanner = Scanner(query: self, radius: radius, buffer: buffer)
-        let g = grid.cellsPerDegree
-        let home = gridIndex((latitude + 90) * g)
-        let firstRow = gridIndex((latitude - scanner.dLat + 90) * g)
-        let lastRow = gridIndex((latitude + scanner.dLat + 90) * g)
-        // rows outward from the query's: home, then home ± 1, home ± 2, …
-        _ = scanner.visit(home)
+    /// The query's grid row and column.
+    var homeRow: Int { gridIndex((latitude + 90) * grid.cellsPerDegree) }
+    var homeColumn: Int { gridIndex((longitude + 180) * grid.cellsPerDegree) }
+
+    /// A rectangle of grid cells a scan reads first, whole, before the rows of its radius.
+    struct Seed {
+        /// Grid rows `row0...row1` (none when `row0 > row1`), columns `column0...column1`.
+        var row0: Int, row1: Int, column0: Int, column1: Int
+
+    }
+
+    /// A run of point indices `start..<end` a row's scan leaves out (by default none: it starts
+    /// and ends past every index).
+    struct Skip {
+        var start = Int.max, end = Int.max
+    }
+
+    /// The seed's runs for its rows (up to three), by row offset; other offsets give none.
+    struct SeedRuns {
+        var r0 = Skip(), r1 = Skip(), r2 = Skip()
+
+        subscript(offset: Int) -> Skip {
+            get {
+                switch offset {
+                case 0: return r0
+                case 1: return r1
+                case 2: return r2
+                default: return Skip()
+                }
+            }
+            set {
+                switch offset {
+                case 0: r0 = newValue
+                case 1: r1 = newValue
+                default: r2 = newValue
+                }
+            }
+        }
+    }
+
+    /// Scans the cells that may hold a point within `radius` metres: first the `seed` cells
+    /// whole (the query's own cell, or the 3 × 3 around it: a first best distance, cheaply),
+    /// then rows outward from the query's, each row clipped to the circle of the radius or, once
+    /// a point is found, of the best distance so far, less the seed cells. Lower bounds keep it
+    /// exact: a degree of latitude is at least 110,574 m, a degree of longitude at least
+    /// ``longitudeMetres(latitudeSpan:)``. Points within the running best's ranking error go to
+    /// `buffer`.
+    ///
+    /// - Parameter span: metres; the cheap distance's error bound is taken over this distance
+    ///   from the query (at least the radius, and the seed's farthest corner).
+    @inline(__always) func scan(radius: Double, span: Double, seed: Seed?,
+                                into buffer: UnsafeMutableBufferPointer<Candidate>) -> ScanResult {
+        var scanner = Scanner(query: self, radius: radius, span: Swift.max(span, radius), buffer: buffer)
+        // one remembered block for the rows north of the query, one for those south of it
+        var north = PostalGrid.BlockCache(), south = PostalGrid.BlockCache()
+        if let seed {
+            // the seed's points of each of its rows are one run (two where the seed crosses into
+            // another block: the rows then read the first again, a duplicate the ranking
+            // settles): rows later skip that run
+            scanner.seedRow0 = seed.row0
+            for row in seed.row0...seed.row1 {
+                scanner.lastRun = Skip()
+                scanner.scanColumns(grid, row: row, seed.column0, seed.column1, cache: &north)
+                scanner.seedRuns[row - seed.row0] = scanner.lastRun
+            }
+            scanner.excluded = Skip()
+        }
+        // rows outward from the query's: home, then home ± 1, home ± 2, … while a row's nearest
+        // edge lies within the reach: (k − f) rows north and (k − 1 + f) rows south, f the
+        // query's place inside its row (a lower bound, less a millionth of a row for rounding)
+        let y = (latitude + 90) * grid.cellsPerDegree
+        let home = gridIndex(y)
+        let f = y - Double(home)
+        let rowMetres = 110_574.0 / grid.cellsPerDegree
+        scanner.visit(grid, home, dy: 0, cache: &north)
         var k = 1
-        var north = true
-        var south = true
-        while north || south {
-            north = north && home + k <= lastRow && scanner.visit(home + k)
-            south = south && home - k >= firstRow && scanner.visit(home - k)
+        var goNorth = true, goSouth = true
+        while goNorth || goSouth {
+            if goNorth {
+                let dy = (Double(k) - f - 1e-6) * rowMetres
+                goNorth = dy <= scanner.reach
+                if goNorth { scanner.visit(grid, home + k, dy: dy, cache: &north) }
+            }
+            if goSouth {
+                let dy = (Double(k - 1) + f - 1e-6) * rowMetres
+                goSouth = dy <= scanner.reach && home - k >= 0
+                if goSouth { scanner.visit(grid, home - k, dy: dy, cache: &south) }
+            }
             k += 1
         }
         return scanner.result
     }
 
     /// The state of one scan, as a value with mutating steps (no closure captures mutable
-    /// state, so the inner loop carries no dynamic exclusivity checks).
+    /// state, so the inner loop carries no dynamic exclusivity checks). It keeps only the
+    /// query's few constants, and takes the grid as an argument: copying either whole into it
+    /// was a tenth of a search (memcpy).
     struct Scanner {
-        let q: PostalQuery
+        /// The query in units and metres per unit (``PostalQuery/squared(_:_:)``).
+        let qy: Double, qx: Double, kLat: Double, kLng: Double
         let radius: Double
         let buffer: UnsafeMutableBufferPointer<Candidate>
-        /// Half the latitude span in degrees, and metres per degree of longitude (lower bound).
-        let dLat: Double, lngMetres: Double
+        /// Grid columns per metre east-west (an upper bound over the scanned band), and the
+        /// query's grid column coordinate.
+        let columnsPerMetre: Double, x: Double
         let factor2: Double
         var result = ScanResult()
         var threshold = Double.infinity
         /// Metres: the circle the rows are clipped to.
         var reach: Double
+        /// The points the seed read, per row from `seedRow0` (at most three rows), and the run
+        /// the current row must skip.
+        var seedRow0 = Int.min
+        var seedRuns = SeedRuns()
+        var excluded = Skip()
+        /// The last run of points scanned (for recording the seed's).
+        var lastRun = Skip()
 
-        @inline(__always) init(query: PostalQuery, radius: Double, buffer: UnsafeMutableBufferPointer<Candidate>) {
-            q = query
+        @inline(__always) init(query: PostalQuery, radius: Double, span: Double, buffer: UnsafeMutableBufferPointer<Candidate>) {
+            qy = query.qy
+            qx = query.qx
+            kLat = query.kLat
+            kLng = query.kLng
             self.radius = radius
             self.buffer = buffer
             reach = radius
-            dLat = radius / 110_574.0 * 1.001 + 1e-9
-            lngMetres = query.longitudeMetres(latitudeSpan: dLat)
+            let dLat = radius / 110_574.0 * 1.001 + 1e-9
+            columnsPerMetre = query.grid.cellsPerDegree / query.longitudeMetres(latitudeSpan: dLat)
+            x = (query.longitude + 180) * query.grid.cellsPerDegree
             // the cheap distance uses the query's radii of curvature: its relative error grows
             // with the latitude span (d ln(N cos φ)/dφ ≈ −tan φ, d ln M/dφ < 0.01)
-            let dPhi = dLat * LocalDistance.degree
+            let dPhi = (span / 110_574.0 * 1.001 + 1e-9) * LocalDistance.degree
             result.eps = 0.75 * (query.tanP + 0.03) * dPhi + 0.2 * dPhi * dPhi * (1 + query.tanP * query.tanP) + 1e-9
             let factor = (1 + result.eps) / (1 - result.eps)
             factor2 = factor * factor
         }
 
-        /// Scans one row; false when the row lies beyond the reach (so do all rows past it).
-        mutating func visit(_ row: Int) -> Bool {
-            let g = q.grid.cellsPerDegree
-            // nearest latitude of the row band to the query, as a lower bound in metres
-            let bandLo = Double(row) / g - 90
-            let bandHi = Double(row + 1) / g - 90
-            let dy = Swift.max(0, Swift.max(bandLo - q.latitude, q.latitude - bandHi)) * 110_574.0
-            if dy > reach { return false }
-            let halfWidth = ((reach * reach - dy * dy).squareRoot() / lngMetres) + 1e-9
-            let col0 = q.gridIndex((q.longitude - halfWidth + 180) * g)
-            let col1 = q.gridIndex((q.longitude + halfWidth + 180) * g)
-            // a copy of the grid, so the closure's only access to `self` is the mutation
-            let grid = q.grid
-            grid.forEachCell(row: row, col0: col0, col1: col1) { cell in self.scanCell(cell) }
-            return true
+        /// Scans one row whose nearest edge lies `dy` metres (at least) from the query, clipped
+        /// to the chord of the reach, less the seed cells.
+        @inline(__always) mutating func visit(_ grid: PostalGrid, _ row: Int, dy: Double, cache: inout PostalGrid.BlockCache) {
+            let dy = Swift.max(dy, 0)
+            let half = (reach * reach - dy * dy).squareRoot() * columnsPerMetre + 1e-6
+            let col0 = Int(Swift.max(x - half, 0))
+            let col1 = Int(Swift.max(x + half, 0))
+            excluded = seedRuns[row &- seedRow0]
+            scanColumns(grid, row: row, col0, col1, cache: &cache)
         }
 
-        @inline(__always) mutating func scanCell(_ cell: PostalGrid.Cell) {
-            // points are sorted by latitude inside a cell: read only the band within the reach
-            // (in units: the cheap latitude term never exceeds the true distance by more than eps)
-            let half = reach / q.kLat * (1 + 2 * result.eps) * 1.001 + 1
-            let lowest = q.qy - half - Double(cell.latOrigin)
-            let highest = q.qy + half - Double(cell.latOrigin)
-            guard highest >= 0, lowest <= 255 else { return }
-            var p = cell.start
-            if lowest > 0 {
-                // first point with offset >= lowest (offsets are 0...255)
-                let whole = UInt64(lowest)  // ceiling of a positive value, without libm
-                let bound = (Double(whole) < lowest ? whole + 1 : whole) << 32
-                var lo = cell.start, hi = cell.end
-                while lo < hi {
-                    let mid = (lo + hi) >> 1
-                    if q.grid.points[mid] & 0xFF_0000_0000 < bound { lo = mid + 1 } else { hi = mid }
+        /// Scans the cells of one grid row, columns `col0...col1`.
+        @inline(__always) mutating func scanColumns(_ grid: PostalGrid, row: Int, _ col0: Int, _ col1: Int, cache: inout PostalGrid.BlockCache) {
+            guard row < grid.rowCount else { return }
+            let first = Swift.max(col0, 0), last = Swift.min(col1, grid.columnCount - 1)
+            guard first <= last else { return }
+            var chunk = first &>> PostalGrid.blockBits
+            repeat {
+                let key = PostalGrid.key(blockRow: row &>> PostalGrid.blockBits, blockColumn: chunk)
+                if key != cache.key { cache = PostalGrid.BlockCache(key: key, block: grid.block(row: row, chunk: chunk) ?? -1) }
+                if cache.block >= 0, let r = grid.range(block: cache.block, row: row, chunk: chunk,
+                                                        col0: Swift.max(first, chunk &<< PostalGrid.blockBits),
+                                                        col1: Swift.min(last, (chunk &<< PostalGrid.blockBits) | PostalGrid.blockMask)) {
+                    scanRange(r, grid.coords)
                 }
-                p = lo
-            }
-            let top = Int(Swift.min(highest, 255))
-            while p < cell.end {
-                let record = q.grid.points[p]
-                let dlat = Int((record >> 32) & 0xFF)
-                if dlat > top { break }
-                let la = cell.latOrigin + dlat
-                let lo = cell.lngOrigin + Int((record >> 40) & 0xFF)
-                let d = q.squared(la, lo)
+                chunk &+= 1
+            } while chunk <= last &>> PostalGrid.blockBits
+        }
+
+        /// Scans a run of points, less the run the seed has read (one run per row, so the two
+        /// overlap as intervals of point indices).
+        @inline(__always) mutating func scanRange(_ r: PostalGrid.Range, _ coords: UnsafeBufferPointer<UInt32>) {
+            lastRun = Skip(start: r.start, end: r.end)
+            scanPoints(r, from: r.start, to: Swift.min(r.end, excluded.start), coords)
+            scanPoints(r, from: Swift.max(r.start, excluded.end), to: r.end, coords)
+        }
+
+        @inline(__always) mutating func scanPoints(_ r: PostalGrid.Range, from: Int, to end: Int, _ coords: UnsafeBufferPointer<UInt32>) {
+            var p = from
+            while p < end {
+                let c = coords[p]
+                let la = r.latBase &+ Int(c & 0xFF)
+                let lo = r.lngBase &+ Int(c &>> 8)
+                let dy = (Double(la) - qy) * kLat
+                let dx = (Double(lo) - qx) * kLng
+                let d = dx * dx + dy * dy
                 if d <= threshold {
                     if d < result.bestSquared {
                         result.bestSquared = d
@@ -192,7 +278,7 @@ struct PostalQuery {
                         result.overflowed = true
                     }
                 }
-                p += 1
+                p &+= 1
             }
         }
     }
@@ -203,11 +289,12 @@ struct PostalQuery {
         let dLat = radius / 110_574.0 * 1.001 + 1e-9
         let dLng = radius / longitudeMetres(latitudeSpan: dLat) + 1e-9
         let g = grid.cellsPerDegree
+        var cache = PostalGrid.BlockCache()
         for row in gridIndex((latitude - dLat + 90) * g)...gridIndex((latitude + dLat + 90) * g) {
-            grid.forEachCell(row: row, col0: gridIndex((longitude - dLng + 180) * g),
-                             col1: gridIndex((longitude + dLng + 180) * g)) { cell in
-                for p in cell.start..<cell.end {
-                    let la = grid.latitudeUnits(cell, p), lo = grid.longitudeUnits(cell, p)
+            grid.forEachRange(row: row, col0: gridIndex((longitude - dLng + 180) * g),
+                              col1: gridIndex((longitude + dLng + 180) * g), cache: &cache) { range in
+                for p in range.start..<range.end {
+                    let la = grid.latitudeUnits(range, p), lo = grid.longitudeUnits(range, p)
                     body(Candidate(index: Int32(p), latUnits: Int32(la), lngUnits: Int32(lo), squared: squared(la, lo)))
                 }
             }
@@ -225,7 +312,8 @@ struct PostalQuery {
         }
         // the buffer overflowed (a rare crowd of equidistant centroids): collect them all again
         var overflow: [Candidate] = []
-        forEachPoint(radius: radius) { c in if c.squared <= l2 { overflow.append(c) } }
+        // (every candidate lies within `limit` cheap metres, so within this radius)
+        forEachPoint(radius: limit * (1 + scan.eps) * 1.001 + 1e-3) { c in if c.squared <= l2 { overflow.append(c) } }
         return overflow.withUnsafeMutableBufferPointer { choose($0, limit: limit, maxDistance: maxDistance) }
     }
 
@@ -255,7 +343,12 @@ struct PostalQuery {
             all[k].squared - LocalDistance.errorBound(distance: all[k].squared, absTan: tanP) <= bestMetres + bestBound + 1e-6
         }
         var metres = bestMetres
-        if (0..<inRange).lazy.filter(isContender).count > 1 {
+        var contenders = 0
+        for k in 0..<inRange where isContender(k) { contenders += 1 }
+        // the 0.1 m rounding is decided when no half tenth lies within the bound (the product's
+        // rounding is far below the 1e-9 margin): a truncation each, not two exact roundings
+        let t = metres * 10 + 0.5, w = bestBound * 10 + 1e-9
+        if contenders > 1 {
             // settle the tie with PROJ, as the contract does: nearest to 1e-6 m, then smallest code
             var winner: (k: Int, key: Int64, metres: Double)? = nil
             for k in 0..<inRange where isContender(k) {
@@ -266,7 +359,7 @@ struct PostalQuery {
             }
             best = winner!.k
             metres = winner!.metres
-        } else if DecimalRounding.tenths(metres - bestBound) != DecimalRounding.tenths(metres + bestBound)
+        } else if Int(Swift.max(t - w, 0)) != Int(t + w)
             || (metres - bestBound <= maxDistance && metres + bestBound > maxDistance) {
             // the bound leaves the 0.1 m rounding or the limit undecided
             metres = LocalDistance.geodesic(lat1: latitude, lng1: longitude, lat2: lat(all[best]), lng2: lng(all[best]))
