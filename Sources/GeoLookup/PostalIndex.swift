@@ -168,7 +168,7 @@ public final class PostalIndex: @unchecked Sendable {
             radius = Swift.min(radius, maxDistance)
             var firstScan = true
             while true {
-                let scan = q.scan(radius: radius, span: seedSpan, seed: firstScan ? seed : nil, into: buffer)
+                let scan = q.scan(radius: radius, span: seedSpan, seed: firstScan ? seed : nil, cache: cache, into: buffer)
                 firstScan = false
                 let bestCheap = scan.bestSquared.squareRoot()
                 let found = scan.bestSquared.isFinite && bestCheap * (1 + scan.eps) <= radius

@@ -125,11 +125,12 @@ struct PostalQuery {
     ///
     /// - Parameter span: metres; the cheap distance's error bound is taken over this distance
     ///   from the query (at least the radius, and the seed's farthest corner).
-    @inline(__always) func scan(radius: Double, span: Double, seed: Seed?,
+    @inline(__always) func scan(radius: Double, span: Double, seed: Seed?, cache: PostalGrid.BlockCache,
                                 into buffer: UnsafeMutableBufferPointer<Candidate>) -> ScanResult {
         var scanner = Scanner(query: self, radius: radius, span: Swift.max(span, radius), buffer: buffer)
-        // one remembered block for the rows north of the query, one for those south of it
-        var north = PostalGrid.BlockCache(), south = PostalGrid.BlockCache()
+        // one remembered block for the rows north of the query (starting from the caller's, the
+        // query's own), one for those south of it
+        var north = cache, south = cache
         if let seed {
             // the seed's points of each of its rows are one run (two where the seed crosses into
             // another block: the rows then read the first again, a duplicate the ranking
