@@ -122,9 +122,9 @@ public final class PostalIndex: @unchecked Sendable {
     ///   - longitude: degrees, −180…180.
     ///   - maxDistance: metres; centroids farther away are not answers.
     /// - Returns: the code and its distance rounded to 0.1 m, or `nil`.
-    /// - Complexity: proportional to the cells within about twice the distance of the nearest
-    ///   centroid: a handful in a city; where there is none, the cells of the whole
-    ///   `maxDistance` circle.
+    /// - Complexity: O(1) directory work per grid row within the nearest centroid's distance
+    ///   (two or three rows in a city), plus the points of those rows' runs (a few dozen);
+    ///   where there is none, every row of the `maxDistance` circle.
     public func nearest(latitude: Double, longitude: Double, maxDistance: Double) -> PostalMatch? {
         search(latitude: latitude, longitude: longitude, maxDistance: maxDistance, hints: nil)
     }
@@ -142,12 +142,8 @@ public final class PostalIndex: @unchecked Sendable {
               maxDistance >= 0 else { return nil }
         let q = PostalQuery(grid: grid, latitude: latitude, longitude: longitude)
         return withUnsafeTemporaryAllocation(of: PostalQuery.Candidate.self, capacity: PostalQuery.bufferCapacity) { buffer in
-            // grow the searched radius until it surely holds the nearest centroid
-            // the first radius follows the density of the query's own cell: a crowded cell
-            // (≥ 8 centroids) usually holds the answer within 100 m, an empty one rarely within
-            // 800 m (measured on city points: 5–10 % fewer rows and scans than a fixed 150 m),
-            // unless a search from the same empty cell has told how far it had to go
-            // the query's own cell is read first, whole (or, when it is empty, the 3 × 3 cells
+            // grow the searched radius until it surely holds the nearest centroid; the query's
+            // own cell is read first, whole (or, when it is empty, the 3 × 3 cells
             // around it): a first best distance that clips every row after it; every point of
             // those cells lies within two cell diagonals, so one scan of that radius ends the
             // search unless all nine are empty. Then the radius grows, from where a search from
