@@ -145,6 +145,34 @@ struct PostalIndexTests {
         }
     }
 
+    @Test("a point moved out of its cell, checksum made good, is refused by the structure checks")
+    func misfiledPoint() throws {
+        // what a faulty builder could write: the checksum is right, the index is not
+        func word<T: FixedWidthInteger>(_ d: Data, _ at: Int, _: T.Type) -> T {
+            d.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: T.self)) }
+        }
+        let path = try TestData.alteredCopy(of: "postal_ca.bin") { d in
+            let header = DataFile.headerSize
+            let n = Int(word(d, 32, UInt64.self)), c = Int(word(d, 40, UInt64.self))
+            let blocks = Int(word(d, header, UInt32.self)), rows = Int(word(d, header + 4, UInt32.self))
+            let hashBits = Int(word(d, header + 8, UInt32.self))
+            func padded(_ bytes: Int) -> Int { (bytes + 7) & ~7 }
+            let coords = header + 32 + 8 << hashBits + 16 * blocks + 16 * rows + padded(4 * (c + 1))
+            #expect(coords + padded(4 * n) + padded(4 * n) == d.count)
+            // the middle point's latitude offset to the largest, 255 units: five cells north of its own
+            let p = coords + 4 * (n / 2)
+            d[p] = 0xFF
+            let sum = d.withUnsafeBytes { DataFile.checksum(UnsafeRawBufferPointer(rebasing: $0[header...])) }
+            withUnsafeBytes(of: sum.littleEndian) { d.replaceSubrange(24..<32, with: $0) }
+        }
+        #expect {
+            _ = try PostalIndex(path: path)
+        } throws: { error in
+            guard let e = error as? DataFileError, case .corrupt(let why) = e.reason else { return false }
+            return "\(e)".contains(path) && why.contains("outside its cell")
+        }
+    }
+
     @Test("a file of another kind or a missing file is an error")
     func wrongFile() throws {
         let path = try TestData.alteredCopy(of: "postal_ca.bin") { $0[0] = UInt8(ascii: "X") }
