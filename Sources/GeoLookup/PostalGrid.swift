@@ -129,26 +129,20 @@ struct PostalGrid {
     ///
     /// - Complexity: O(1) per block crossed.
     @inline(__always) func forEachRange(row: Int, col0: Int, col1: Int, cache: inout BlockCache, _ body: (Range) -> Void) {
-        guard row >= 0, row < rowCount else { return }
+        guard UInt(bitPattern: row) < UInt(bitPattern: rowCount) else { return }  // 0 ≤ row < rowCount
         let first = Swift.max(col0, 0), last = Swift.min(col1, columnCount - 1)
         guard first <= last else { return }
-        var chunk = first >> Self.blockBits
-        while chunk <= last >> Self.blockBits {
-            let key = Self.key(blockRow: row >> Self.blockBits, blockColumn: chunk)
-            let b: Int
-            if key == cache.key {
-                b = cache.block
-            } else {
-                b = block(row: row, chunk: chunk) ?? -1
-                cache = BlockCache(key: key, block: b)
-            }
-            if b >= 0, let r = range(block: b, row: row, chunk: chunk,
-                                     col0: Swift.max(first, chunk << Self.blockBits),
-                                     col1: Swift.min(last, (chunk << Self.blockBits) | Self.blockMask)) {
+        var chunk = first &>> Self.blockBits
+        repeat {
+            let key = Self.key(blockRow: row &>> Self.blockBits, blockColumn: chunk)
+            if key != cache.key { cache = BlockCache(key: key, block: block(row: row, chunk: chunk) ?? -1) }
+            if cache.block >= 0, let r = range(block: cache.block, row: row, chunk: chunk,
+                                               col0: Swift.max(first, chunk &<< Self.blockBits),
+                                               col1: Swift.min(last, (chunk &<< Self.blockBits) | Self.blockMask)) {
                 body(r)
             }
-            chunk += 1
-        }
+            chunk &+= 1
+        } while chunk <= last &>> Self.blockBits
     }
 
     /// The last block a search looked up (`block` −1: none there).

@@ -73,7 +73,8 @@ struct PostalQuery {
     }
 
     /// Floor of a non-negative grid coordinate (truncation: no libm call).
-    @inline(__always) func gridIndex(_ x: Double) -> Int { Int(Swift.max(x, 0)) }
+    @inline(__always) static func gridIndex(_ x: Double) -> Int { Int(Swift.max(x, 0)) }
+    @inline(__always) func gridIndex(_ x: Double) -> Int { Self.gridIndex(x) }
 
     /// The query's grid row and column.
     var homeRow: Int { gridIndex((latitude + 90) * grid.cellsPerDegree) }
@@ -218,28 +219,15 @@ struct PostalQuery {
         @inline(__always) mutating func visit(_ grid: PostalGrid, _ row: Int, dy: Double, cache: inout PostalGrid.BlockCache) {
             let dy = Swift.max(dy, 0)
             let half = (reach * reach - dy * dy).squareRoot() * columnsPerMetre + 1e-6
-            let col0 = Int(Swift.max(x - half, 0))
-            let col1 = Int(Swift.max(x + half, 0))
+            let col0 = PostalQuery.gridIndex(x - half)
+            let col1 = PostalQuery.gridIndex(x + half)
             excluded = seedRuns[row &- seedRow0]
             scanColumns(grid, row: row, col0, col1, cache: &cache)
         }
 
         /// Scans the cells of one grid row, columns `col0...col1`.
         @inline(__always) mutating func scanColumns(_ grid: PostalGrid, row: Int, _ col0: Int, _ col1: Int, cache: inout PostalGrid.BlockCache) {
-            guard row < grid.rowCount else { return }
-            let first = Swift.max(col0, 0), last = Swift.min(col1, grid.columnCount - 1)
-            guard first <= last else { return }
-            var chunk = first &>> PostalGrid.blockBits
-            repeat {
-                let key = PostalGrid.key(blockRow: row &>> PostalGrid.blockBits, blockColumn: chunk)
-                if key != cache.key { cache = PostalGrid.BlockCache(key: key, block: grid.block(row: row, chunk: chunk) ?? -1) }
-                if cache.block >= 0, let r = grid.range(block: cache.block, row: row, chunk: chunk,
-                                                        col0: Swift.max(first, chunk &<< PostalGrid.blockBits),
-                                                        col1: Swift.min(last, (chunk &<< PostalGrid.blockBits) | PostalGrid.blockMask)) {
-                    scanRange(r, grid.coords)
-                }
-                chunk &+= 1
-            } while chunk <= last &>> PostalGrid.blockBits
+            grid.forEachRange(row: row, col0: col0, col1: col1, cache: &cache) { r in scanRange(r, grid.coords) }
         }
 
         /// Scans a run of points, less the run the seed has read (one run per row, so the two

@@ -2,8 +2,9 @@
 /// centroid, how far a search from the cell had to reach.
 ///
 /// A search from an empty cell (a lake, a park, the countryside between towns: about a fifth of
-/// the points in a city's box) does not know how far its nearest centroid is, so it scans a
-/// radius of 800 m, then four times that, and so on, rescanning the rows it has seen. Once a
+/// the points in a city's box) reads the 3 × 3 cells around it first; when those are empty too
+/// it does not know how far its nearest centroid is, so it scans twice the cells' diagonal, then
+/// four times that, and so on, rescanning the rows it has seen. Once a
 /// search from a cell has found its answer at distance D, every other point of the cell has its
 /// answer within D plus the cell's diagonal; the next search from that cell starts with that
 /// radius and scans once. The hint only sets where a search starts, never what it finds: the
