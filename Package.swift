@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "GeoBridge", dependencies: ["CPROJ", "CGEOS"]),
 
         // Country, postal-code and FSA lookups over the memory-mapped files in data/.
-        .target(name: "GeoLookup", dependencies: ["GeoBridge"]),
+        .target(name: "GeoLookup", dependencies: ["H3Core", "GeoBridge"]),
 
         // The hot-path record codec: one input line to a checked record (as the peer decides)
         // and the `geo` splice of the output line, byte-exact with the peer. No dependencies.

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import GeoLookup
+import H3Core
 
 /// The distance filter's question, "is this fix at least d metres from the last accepted
 /// one?", answered on the WGS84 ellipsoid without PROJ for almost every pair.
@@ -150,7 +151,7 @@ enum FixDistance {
 
     /// The sine and cosine of a latitude in degrees, as `LocalDistance.Point` computes them.
     @inline(__always) static func sineAndCosine(latitude: Double) -> (sin: Double, cos: Double) {
-        LocalDistance.sineAndCosine(degrees: latitude)
+        DegreeTrigonometry.sineAndCosine(degrees: latitude)
     }
 
     /// `LocalDistance.metres(from:lat2:lng2:)` for |Δφ| < 0.05°: the mid-latitude plane distance,

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import GeoBridge
+import H3Core
 
 /// Short geodesic distances on the WGS84 ellipsoid without PROJ, with an error bound.
 ///
@@ -68,37 +69,9 @@ package enum LocalDistance {
             self.latitude = latitude
             self.longitude = longitude
             latitudeRadians = latitude * LocalDistance.degree
-            (sinLatitude, cosLatitude) = LocalDistance.sineAndCosine(degrees: latitude)
+            (sinLatitude, cosLatitude) = DegreeTrigonometry.sineAndCosine(degrees: latitude)
             absTanLatitude = abs(sinLatitude / cosLatitude)
         }
-    }
-
-    /// Sine and cosine of every quarter degree from −90° to 90° (libm's, computed once; never
-    /// written after, so shared freely).
-    nonisolated(unsafe) private static let quarterDegrees: UnsafePointer<Double> = {
-        let table = UnsafeMutablePointer<Double>.allocate(capacity: 2 * 721)
-        for k in 0...720 {
-            let angle = Double(k - 360) * 0.25 * degree
-            table[2 * k] = sin(angle)
-            table[2 * k + 1] = cos(angle)
-        }
-        return UnsafePointer(table)
-    }()
-
-    /// sin and cos of a latitude in degrees (−90…90; others go to libm): the nearest quarter
-    /// degree's from a table, turned by the remainder r (|r| ≤ 0.0022 rad) with the Taylor series
-    /// of sin r and cos r, whose first omitted terms are below 1e-22. Within an ulp or two of
-    /// libm, at a tenth of its cost (a search computes it once per query).
-    @inline(__always) package static func sineAndCosine(degrees: Double) -> (sin: Double, cos: Double) {
-        guard abs(degrees) <= 90 else { return (sin(degrees * degree), cos(degrees * degree)) }
-        let k = Int(degrees * 4 + (degrees >= 0 ? 0.5 : -0.5))
-        let r = (degrees - Double(k) * 0.25) * degree
-        let r2 = r * r
-        let sr = r * (1 - r2 * (1.0 / 6 - r2 * (1.0 / 120)))
-        let cr = 1 - r2 * (0.5 - r2 * (1.0 / 24 - r2 * (1.0 / 720)))
-        let entry = quarterDegrees + 2 * (k + 360)
-        let sa = entry[0], ca = entry[1]
-        return (sa * cr + ca * sr, ca * cr - sa * sr)
     }
 
     /// ``errorBound(distance:latitudeRadians:)`` with the tangent given: the bound's tan φ

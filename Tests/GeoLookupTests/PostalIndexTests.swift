@@ -227,19 +227,4 @@ struct LocalDistanceTests {
                     "\(lat) \(lng) \(lat2) \(lng2): \(approx) vs \(exact)")
         }
     }
-
-    @Test("the table sine and cosine differ from libm's by at most 2 ulp of 1, from pole to pole")
-    func sineAndCosine() {
-        var rng = SystemRandomNumberGenerator()
-        // random latitudes, and the table's own quarter degrees and the halfway points between
-        var latitudes = (0..<200_000).map { _ in Double.random(in: -90...90, using: &rng) }
-        latitudes += (0...1440).map { Double($0 - 720) * 0.125 }
-        for lat in latitudes {
-            let (s, c) = LocalDistance.sineAndCosine(degrees: lat)
-            let r = lat * LocalDistance.degree
-            // (absolute: the distances use them as factors, where 4.4e-16 is far below their bounds)
-            #expect(abs(s - sin(r)) <= 2 * Double.ulpOfOne, "sin \(lat): \(s) vs \(sin(r))")
-            #expect(abs(c - cos(r)) <= 2 * Double.ulpOfOne, "cos \(lat): \(c) vs \(cos(r))")
-        }
-    }
 }
