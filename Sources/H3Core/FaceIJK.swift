@@ -20,6 +20,14 @@ struct FaceIJK: Equatable, Sendable {
 
     // MARK: sphere → face grid (gnomonic projection)
 
+    /// The hex at resolution `res` containing a point, by the C library's arithmetic step for
+    /// step (libm's trigonometry; bit-exact with H3 4.5.0 on the same libm).
+    @inline(never) init(_ point: LatLng, resolution res: Int) {
+        let v = Vec3(latitudeRadians: Angle.radians(fromDegrees: point.latitude),
+                     longitudeRadians: Angle.radians(fromDegrees: point.longitude))
+        self.init(v, resolution: res)
+    }
+
     /// The hex at resolution `res` containing a point on the unit sphere.
     @inline(__always) init(_ p: Vec3, resolution res: Int) {
         let (face, v) = FaceIJK.hex2d(p, resolution: res)

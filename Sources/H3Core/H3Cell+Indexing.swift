@@ -9,10 +9,11 @@ extension H3Cell {
     /// - Complexity: O(resolution).
     public init(_ point: LatLng, resolution: H3Resolution) throws(H3Error) {
         guard point.isFinite else { throw .latLngDomain }
-        let v = Vec3(latitudeRadians: Angle.radians(fromDegrees: point.latitude),
-                     longitudeRadians: Angle.radians(fromDegrees: point.longitude))
         let res = resolution.rawValue
-        let index = H3Cell.index(of: FaceIJK(v, resolution: res), resolution: res)
+        // the trig-free projection where its answer is certain, else the C library's path
+        let fijk = AlgebraicProjection.hex(latitude: point.latitude, longitude: point.longitude, resolution: res)
+            ?? FaceIJK(point, resolution: res)
+        let index = H3Cell.index(of: fijk, resolution: res)
         // unreachable for a finite point: the containing hex always lies within a face's range
         guard index != 0 else { throw .latLngDomain }
         self.init(unchecked: index)
