@@ -143,7 +143,7 @@ struct CoordIJK: Equatable, Hashable, Sendable {
     /// |n| < 7·2³², far beyond any coordinate of resolution 15 (about 2·10⁷).
     @inline(__always) static func roundDiv7(_ n: Int) -> Int {
         let offset = 7 << 32
-        return Int(UInt64(bitPattern: Int64(n + 3 + offset)) / 7) - (1 << 32)
+        return Int(truncatingIfNeeded: UInt64(bitPattern: Int64(n &+ 3 &+ offset)) / 7) &- (1 << 32)
     }
 
     /// Moves to the containing hex one resolution coarser, Class III (counter-clockwise) step.

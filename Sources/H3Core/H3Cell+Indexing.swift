@@ -37,20 +37,21 @@ extension H3Cell {
         var r = res
         while r >= 1 {
             let pi: Int, pj: Int, centerI: Int, centerJ: Int
+            // (wrapping arithmetic: no overflow checks, as face coordinates stay below 10⁸)
             if FaceIJK.isClassIII(r) {
                 // counter-clockwise up step, then the parent's centre one level down
-                pi = CoordIJK.roundDiv7(3 * ci - cj)
-                pj = CoordIJK.roundDiv7(ci + 2 * cj)
-                centerI = 2 * pi + pj
-                centerJ = 3 * pj - pi
+                pi = CoordIJK.roundDiv7(3 &* ci &- cj)
+                pj = CoordIJK.roundDiv7(ci &+ 2 &* cj)
+                centerI = 2 &* pi &+ pj
+                centerJ = 3 &* pj &- pi
             } else {
                 // clockwise up step and its centre
-                pi = CoordIJK.roundDiv7(2 * ci + cj)
-                pj = CoordIJK.roundDiv7(3 * cj - ci)
-                centerI = 3 * pi - pj
-                centerJ = pi + 2 * pj
+                pi = CoordIJK.roundDiv7(2 &* ci &+ cj)
+                pj = CoordIJK.roundDiv7(3 &* cj &- ci)
+                centerI = 3 &* pi &- pj
+                centerJ = pi &+ 2 &* pj
             }
-            h = H3IndexBits.setDigit(h, r, CoordIJK.digit(di: ci - centerI, dj: cj - centerJ))
+            h = H3IndexBits.setDigit(h, r, CoordIJK.digit(di: ci &- centerI, dj: cj &- centerJ))
             ci = pi
             cj = pj
             r -= 1
