@@ -4,9 +4,9 @@ import GeoBridge
 ///
 /// Most points are answered from the index's tiles and quadtree alone. A point in a small box
 /// that a border or a coast crosses is tested against the box's candidate records, lowest index
-/// first, with GEOS's prepared `intersects` (a point on a boundary is inside). A record's
-/// polygon is read from the file's WKB and prepared the first time a point needs it, once per
-/// locator.
+/// first, with GEOS's prepared `intersects` (a point on a boundary is inside). Of a record's
+/// MultiPolygon, only the polygons whose envelope holds a tested point are read from the file's
+/// WKB and prepared, each the first time, once per locator (``RecordPolygons``).
 ///
 /// Not `Sendable`: it owns a GEOS context and prepared geometries, which must stay on one
 /// thread (see `GEOSContext`). Make one locator per thread or task; they can share the index.
@@ -14,8 +14,9 @@ public final class CountryLocator {
     /// The index the locator reads.
     public let index: CountryIndex
     private let context: GEOSContext
-    /// The prepared polygon of each record, once a point has needed it.
-    private var prepared: [PreparedGeometry?]
+    /// The polygons of each record, once a point has needed the record (each prepared once a
+    /// point in its envelope has needed it).
+    private var polygons: [RecordPolygons?]
 
     /// Creates a locator with its own GEOS context.
     ///
@@ -24,7 +25,7 @@ public final class CountryLocator {
     public init(index: CountryIndex) throws(GEOSError) {
         self.index = index
         context = try GEOSContext()
-        prepared = Array(repeating: nil, count: index.recordCount)
+        polygons = Array(repeating: nil, count: index.recordCount)
     }
 
     /// The country of the Natural Earth 10 m admin-0 polygon holding a point.
@@ -36,8 +37,8 @@ public final class CountryLocator {
     ///   one that does has no code (`-99`), or for coordinates outside those ranges or not finite.
     /// - Complexity: a tile and quadtree descent (at most ``CountryFileLayout/maxDepth`` steps);
     ///   for a point near a border or coast, one GEOS point-in-polygon test per candidate,
-    ///   O(log n) in the record's vertices, plus, the first time a record is needed, reading and
-    ///   indexing its polygon, O(n log n).
+    ///   O(log n) in a polygon's vertices, plus, the first time a polygon is needed, reading and
+    ///   indexing it, O(n log n).
     public func country(latitude: Double, longitude: Double) -> CountryCode? {
         record(latitude: latitude, longitude: longitude).flatMap { index.records[$0].code }
     }
@@ -60,22 +61,24 @@ public final class CountryLocator {
         }
     }
 
-    /// Whether record `r`'s polygon intersects the point, preparing the polygon on first use.
+    /// Whether record `r`'s polygon intersects the point, preparing on first use the record's
+    /// polygons whose envelope holds the point.
     ///
     /// The index validated the WKB against GEOS's reading rules when it opened the file, and a
     /// point-in-polygon test raises no GEOS exception, so a failure here can only be GEOS
     /// running out of memory; like Swift's own allocation failures, that stops the process
     /// rather than answer a wrong country.
     private func intersects(record r: Int, _ point: GeoPoint) -> Bool {
+        let wkb = index.wkb(ofRecord: r)
+        let record: RecordPolygons
+        if let cached = polygons[r] {
+            record = cached
+        } else {
+            record = RecordPolygons(wkb: wkb)
+            polygons[r] = record
+        }
         do {
-            let geometry: PreparedGeometry
-            if let cached = prepared[r] {
-                geometry = cached
-            } else {
-                geometry = try Geometry(wkb: index.wkb(ofRecord: r), context: context).prepared()
-                prepared[r] = geometry
-            }
-            return try geometry.intersects(point)
+            return try record.intersects(point, wkb: wkb, context: context)
         } catch {
             fatalError("GEOS failed on record \(r) of \(index.file.path), whose WKB passed validation: \(error)")
         }

@@ -38,6 +38,37 @@ enum WKBStructure {
         }
     }
 
+    /// One Polygon of a WKB Polygon or MultiPolygon: its bytes, a complete WKB Polygon, and the
+    /// envelope of all its rings (x is longitude, y latitude, in degrees).
+    struct Polygon {
+        let bytes: Range<Int>
+        let west: Double, south: Double, east: Double, north: Double
+        /// Points in all its rings.
+        let pointCount: Int
+    }
+
+    /// The Polygons of bytes that ``problem(in:)`` accepted: the one Polygon, or each part of a
+    /// MultiPolygon, in order. A point intersects the whole exactly when it intersects one of them.
+    ///
+    /// - Complexity: O(n) in the number of points.
+    static func polygons(in bytes: UnsafeRawBufferPointer) -> [Polygon] {
+        var reader = Reader(bytes: bytes)
+        do throws(Problem) {
+            switch try reader.header() {
+            case polygonType:
+                reader.offset = 0
+                return [try reader.polygon()]
+            case multiPolygonType:
+                let parts = try reader.uint32()
+                return try (0..<parts).map { _ throws(Problem) in try reader.polygon() }
+            case let other:
+                throw Problem("geometry type \(other)")
+            }
+        } catch {
+            preconditionFailure("polygons(in:) on WKB that does not pass problem(in:): \(error.message)")
+        }
+    }
+
     private struct Problem: Error {
         let message: String
         init(_ message: String) { self.message = message }
@@ -69,6 +100,29 @@ enum WKBStructure {
             }
             offset += 1
             return try uint32()
+        }
+
+        /// A complete Polygon (header and body) from the current offset, with its envelope;
+        /// for bytes already checked.
+        mutating func polygon() throws(Problem) -> Polygon {
+            let start = offset
+            guard try header() == polygonType else { throw Problem("a part is not a Polygon") }
+            var west = Double.infinity, south = Double.infinity, east = -Double.infinity, north = -Double.infinity
+            var pointCount = 0
+            for _ in 0..<(try uint32()) {
+                let points = Int(try uint32())
+                try need(16 * points)
+                for k in 0..<points {
+                    let x = double(at: offset + 16 * k), y = double(at: offset + 16 * k + 8)
+                    west = Swift.min(west, x)
+                    east = Swift.max(east, x)
+                    south = Swift.min(south, y)
+                    north = Swift.max(north, y)
+                }
+                offset += 16 * points
+                pointCount += points
+            }
+            return Polygon(bytes: start..<offset, west: west, south: south, east: east, north: north, pointCount: pointCount)
         }
 
         mutating func polygonBody() throws(Problem) {

@@ -120,6 +120,48 @@ struct CountryIndexTests {
         }
     }
 
+    @Test("testing a record's polygons one by one answers as the whole MultiPolygon does")
+    func polygonsOneByOne() throws {
+        // Canada and the United States (hundreds of polygons each, points near their borders
+        // and coasts), and the records of most polygons elsewhere
+        let context = try GEOSContext()
+        let index = Self.index
+        let names: Set<String> = ["CA", "US", "ID", "NO", "GR", "PH", "FJ", "RU"]
+        let records = index.records.indices.filter { r in index.records[r].code.map { names.contains($0.description) } ?? false }
+        #expect(records.count == names.count)
+        var rng = SystemRandomNumberGenerator()
+        var inside = 0, tested = 0
+        for r in records {
+            let record = index.records[r]
+            let wkb = index.wkb(ofRecord: r)
+            let whole = try Geometry(wkb: wkb, context: context).prepared()
+            let polygons = RecordPolygons(wkb: wkb)
+            // points in the record's box, half of them on its polygons' outer rings' vertices (on
+            // the boundary): a Polygon's WKB is byte order, type, ring count, then the outer
+            // ring's point count at byte 9 and its points from byte 13
+            let vertices = WKBStructure.polygons(in: wkb).flatMap { p -> [GeoPoint] in
+                let count = Int(wkb.loadUnaligned(fromByteOffset: p.bytes.lowerBound + 9, as: UInt32.self))
+                let first = p.bytes.lowerBound + 13
+                return stride(from: first, to: first + 16 * count, by: 16 * 7).map { o in
+                    GeoPoint(latitude: wkb.loadUnaligned(fromByteOffset: o + 8, as: Double.self),
+                             longitude: wkb.loadUnaligned(fromByteOffset: o, as: Double.self))
+                }
+            }
+            for k in 0..<4_000 {
+                let point = k % 2 == 0 && !vertices.isEmpty ? vertices.randomElement(using: &rng)!
+                    : GeoPoint(latitude: Double.random(in: record.minLatitude...record.maxLatitude, using: &rng),
+                               longitude: Double.random(in: record.minLongitude...record.maxLongitude, using: &rng))
+                let expected = try whole.intersects(point)
+                #expect(try polygons.intersects(point, wkb: wkb, context: context) == expected,
+                        "record \(r) at \(point.latitude), \(point.longitude)")
+                tested += 1
+                if expected { inside += 1 }
+            }
+        }
+        // both answers occur (a test of only outside points would prove little)
+        #expect(inside > tested / 4 && inside < tested, "\(inside) of \(tested) inside")
+    }
+
     @Test("locators on several threads share one index and agree")
     func concurrent() async throws {
         let points = try TestData.fixture("countries_reference.txt").map { line -> (Double, Double) in
