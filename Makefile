@@ -26,8 +26,8 @@ BENCH_STREAM := $(PYTHON) $(GEN_STREAM) 1000000 > $(BENCH_STREAM_FILE)
 BENCH_ANCHOR := $(PYTHON) $(BENCH_DIR)/anchors/h3py_anchor.py --output $(BENCH_OUT)/h3py_anchor.json
 BENCH_PEER := $(PYTHON) $(BENCH_DIR)/anchors/lookup_peer_anchor.py --output $(BENCH_OUT)/lookup_peer_anchor.json
 # the start-up and memory figures are the release CLI's: build it first, so they measure this tree
-# (static Swift runtime, as the README and the test command build it)
-BENCH_CLI := $(SWIFT) build -c release --static-swift-stdlib --product geo-enrich
+# (scripts/build_cli.sh, as the README and the test command build it)
+BENCH_CLI := bash scripts/build_cli.sh --product geo-enrich
 BENCH_STARTUP := $(PYTHON) $(BENCH_DIR)/anchors/lookup_startup.py --output $(BENCH_OUT)/lookup_startup.json
 # growth with lines (100 k, 1 M, 10 M) and live sessions (1 k, 100 k, 1 M), table and plot
 BENCH_GROWTH := $(PYTHON) $(BENCH_DIR)/anchors/growth.py --stream $(BENCH_STREAM_FILE) --gen $(GEN_STREAM) \

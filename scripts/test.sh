@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/setup.sh
-swift build -c release --static-swift-stdlib --product geo-enrich
+bash scripts/build_cli.sh --product geo-enrich
 swift test
 python3 scripts/h3_diffcheck.py --bin .build/release/geo-enrich --points 200000
 

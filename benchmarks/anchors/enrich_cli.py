@@ -67,7 +67,7 @@ def main():
     ap.add_argument("--output")
     a = ap.parse_args()
     if not os.path.exists(BINARY):
-        subprocess.run(["swift", "build", "-c", "release", "--static-swift-stdlib", "--product", "geo-enrich"], cwd=ROOT, check=True)
+        subprocess.run(["bash", "scripts/build_cli.sh", "--product", "geo-enrich"], cwd=ROOT, check=True)
     peer = [sys.executable, os.path.join(PEER, "peer_enrich.py")]
     ours = [BINARY, "enrich", "--quiet"]
     lines = count_lines(a.stream)

@@ -10,7 +10,7 @@ where geo-enrich reports them as it would alone. Each partition's bad-line repor
 the line of the input file they came from, and its statistics are summed into one JSON object that
 reconciles with the lines read.
 
-usage (from a checkout, after `swift build -c release --static-swift-stdlib`):
+usage (from a checkout, after `./scripts/build_cli.sh`):
   python3 integrations/spark/geo_enrich_spark.py INPUT... --output DIR [options] [-- ENRICH OPTIONS]
 or with spark-submit:
   spark-submit integrations/spark/geo_enrich_spark.py INPUT... --output DIR --binary /abs/geo-enrich ...
