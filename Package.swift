@@ -56,7 +56,7 @@ let package = Package(
         .executableTarget(
             name: "GeoEnrichCLI",
             dependencies: [
-                "H3Core", "GeoBridge", "GeoLookup", "EnrichEngine", "EnrichStream", "LocationPush",
+                "H3Core", "GeoBridge", "GeoLookup", "EnrichEngine", "EnrichStream", "LocationPush", "RecordCodec",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

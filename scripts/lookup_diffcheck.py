@@ -4,7 +4,8 @@
 The reference is ../shared/bench/peer_enrich.py (`Countries`: Natural Earth polygons with
 shapely; `Postal`: GeoNames centroids, k-d tree and pyproj geodesic), on the data that
 ../shared/bench/setup_peer.sh installs. Points: Canadian cities, both sides of the Canada-US
-border, the Great Lakes crossings, and the whole world. Country, postal code and the distance
+border, the Great Lakes crossings, the whole world, and city points written in other forms
+(commas, tabs, signs, exponents, leading zeros, long fractions). Country, postal code and the distance
 (0.1 m) must be equal. Prints one line per group and `N passed, M failed`; exits 1 on any mismatch.
 
 usage: lookup_diffcheck.py --bin PATH/geo-enrich [--peer ../shared/bench/peer_enrich.py] [--seed N]
@@ -61,9 +62,26 @@ def main():
         z = rng.uniform(-1, 1)
         groups["world"].append((math.degrees(math.asin(z)), rng.uniform(-180, 180)))
 
+    # the same kind of points written in the other forms a line may take (the CLI reads plain
+    # decimals in place and leaves the rest to Double(_:)): the answer is that of the number
+    # Python reads from the text
+    forms = [lambda la, lo: f"{la:.6f} {lo:.6f}", lambda la, lo: f"{la!r},{lo!r}",
+             lambda la, lo: f"  {la!r}\t{lo!r}  ", lambda la, lo: f"+{la!r} {lo!r}",
+             lambda la, lo: f"{la:e} {lo:e}", lambda la, lo: f"00{la:.4f} {lo:.4f}",
+             lambda la, lo: f"{la:.25f} {lo:.3f}", lambda la, lo: f"{la:.1f}, ,{lo:.0f}."]
+    texts = {}
+    groups["forms"] = []
+    for _ in range(4000):
+        c = rng.choice(CITIES)
+        la, lo = c[0] + rng.uniform(-c[2], c[2]), c[1] + rng.uniform(-c[2], c[2])
+        line = rng.choice(forms)(la, lo)
+        fields = line.replace(",", " ").split()
+        groups["forms"].append((float(fields[0]), float(fields[1])))
+        texts.setdefault("forms", []).append(line)
+
     passed = failed = 0
     for name, pts in groups.items():
-        text = "".join(f"{la!r} {lo!r}\n" for la, lo in pts)
+        text = "".join(f"{t}\n" for t in texts[name]) if name in texts else "".join(f"{la!r} {lo!r}\n" for la, lo in pts)
         proc = subprocess.run([a.bin, "lookup"], input=text, capture_output=True, text=True)
         out = proc.stdout.splitlines()
         if proc.returncode != 0 or len(out) != len(pts):

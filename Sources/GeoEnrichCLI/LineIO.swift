@@ -69,6 +69,23 @@ final class OutputBuffer {
         bytes.append(UInt8(ascii: "\n"))
     }
 
+    /// Appends text without flushing (end a line with ``endLine()``).
+    @inline(__always) func append(_ s: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+    }
+
+    /// Appends a string's UTF-8 without flushing.
+    @inline(__always) func append(_ s: String) {
+        var s = s
+        s.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// Ends a line, flushing at 64 KiB.
+    @inline(__always) func endLine() {
+        bytes.append(UInt8(ascii: "\n"))
+        if bytes.count >= 1 << 16 { flush() }
+    }
+
     func flush() {
         var off = 0
         while off < bytes.count {
@@ -104,12 +121,16 @@ struct LineError: Error, CustomStringConvertible {
 enum LineTool {
     /// - Parameters:
     ///   - errorLine: the output line for a line that failed, from the error's description.
+    ///   - fastPath: tried first on a line's bytes: writes the whole answer line and returns
+    ///     `true`, or writes nothing and returns `false` to leave the line to `answer`.
     ///   - answer: the output line for a line's fields; throws when the line has no answer.
-    static func run(errorLine: (String) -> String, _ answer: ([Substring]) throws -> String) throws {
+    static func run(errorLine: (String) -> String, fastPath: (UnsafeBufferPointer<UInt8>, OutputBuffer) -> Bool = { _, _ in false },
+                    _ answer: ([Substring]) throws -> String) throws {
         var reader = LineReader(fileDescriptor: STDIN_FILENO)
         let out = OutputBuffer(fileDescriptor: STDOUT_FILENO)
         var failed = 0
         try reader.forEachLine { bytes in
+            if fastPath(bytes, out) { return }
             let line = String(decoding: bytes, as: UTF8.self)
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
             do {

@@ -41,7 +41,13 @@ struct LookupCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let locator = try lookup.makeLocator()
-        try LineTool.run(errorLine: { #"{"error":"\#($0)"}"# }) { fields in
+        // the common line (two plain decimals in range) is read and answered without strings
+        let fastPath = { (line: UnsafeBufferPointer<UInt8>, out: OutputBuffer) -> Bool in
+            guard let (lat, lng) = CoordinateText.pair(line), abs(lat) <= 90, abs(lng) <= 180 else { return false }
+            LookupJSON.write(locator.locate(latitude: lat, longitude: lng), to: out)
+            return true
+        }
+        try LineTool.run(errorLine: { #"{"error":"\#($0)"}"# }, fastPath: fastPath) { fields in
             guard fields.count == 2, let lat = Double(fields[0]), let lng = Double(fields[1]) else {
                 throw LineError("expected `LAT LNG` in degrees")
             }
@@ -62,6 +68,28 @@ enum LookupJSON {
             parts.append(#""postalcode":"\#(p.code.formatted)","fsa":"\#(p.fsa)","postal_distance_m":\#(p.distanceMetres)"#)
         }
         return "{" + parts.joined(separator: ",") + "}"
+    }
+
+    /// Writes ``object(_:)`` and a newline to `out`, the same bytes, without building the string
+    /// (the parts are small strings, made without a heap allocation).
+    static func write(_ r: LocationLookup.Result, to out: OutputBuffer) {
+        out.append("{")
+        if let c = r.country {
+            out.append("\"country\":\"")
+            out.append(c.description)
+            out.append("\"")
+            if r.postal != nil { out.append(",") }
+        }
+        if let p = r.postal {
+            out.append("\"postalcode\":\"")
+            out.append(p.code.formatted)
+            out.append("\",\"fsa\":\"")
+            out.append(p.fsa)
+            out.append("\",\"postal_distance_m\":")
+            out.append(p.distanceMetres.description)
+        }
+        out.append("}")
+        out.endLine()
     }
 }
 

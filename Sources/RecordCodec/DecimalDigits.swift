@@ -99,12 +99,12 @@ extension JSONNumber {
         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ]
 
-    /// The correctly rounded double of a checked, finite number's text.
+    /// The correctly rounded double of a checked, finite number's text (JSON number syntax).
     ///
     /// Clinger's fast path covers the usual coordinates (up to 19 significant digits, a
     /// mantissa up to 2^53 and |exponent| <= 22: one exact operation); anything else goes to
     /// the standard library's parser, which is correctly rounded too.
-    static func readDouble(_ p: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Double {
+    package static func readDouble(_ p: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Double {
         var i = start
         let negative = p[i] == UInt8(ascii: "-")
         if negative { i += 1 }
