@@ -27,10 +27,13 @@ import Darwin
 /// given only when the plane point lies deeper inside its hex than any such difference can
 /// reach, and the face won by more than any difference in squared distance; otherwise `nil`,
 /// and the caller takes the faithful path (``FaceIJK/init(_:resolution:)``). The margin is
-/// S · (10⁻¹¹ + 10⁻¹⁴ / sin r) hex spacings: the two paths' plane points differ by well under
-/// S · 10⁻¹⁴ from rounding, plus the C library's own ill-conditioning near a face centre
-/// (`acos` of a cosine near 1 loses about 10⁻¹⁶ / sin r in r), each covered a hundred times or
-/// more. At resolution 15 that is about 6·10⁻⁵ of a hex spacing, and about one point in 5,000
+/// S · (10⁻¹¹ + 10⁻¹³ / sin r) hex spacings. The two paths' plane points differ by under
+/// 1.3·10⁻¹⁴ · S from rounding: the inputs' sines and cosines (a few 10⁻¹⁵ apart, times the
+/// projection's stretch of at most 1.6), the √7 scaling (16 roundings on each side), the
+/// divisions, dot products and angle arithmetic. Near a face centre the C library's `acos` of a
+/// cosine near 1 adds up to 5·10⁻¹⁶ · S / sin r (a cosine's half-ulp, 5.5·10⁻¹⁷, divided by
+/// sin r, stretched by 1/cos² r). The margin covers the first 700 times and the second 200
+/// times. At resolution 15 it is about 6·10⁻⁵ of a hex spacing, and about one point in 5,000
 /// falls back.
 enum AlgebraicProjection {
     /// The per-face vectors of the cartesian form.
@@ -160,7 +163,7 @@ enum AlgebraicProjection {
         let oy = p.y - cj * H3Constants.m_sqrt3_2
         // (u, w) is an orthonormal basis of the tangent plane, so this is √(n² + e²) = sin r
         let sinR = (pu * pu + pw * pw).squareRoot()
-        let limit = 0.5 - scale * (1e-11 + 1e-14 / sinR)
+        let limit = 0.5 - scale * (1e-11 + 1e-13 / sinR)
         let a = 0.5 * ox, b = H3Constants.m_sqrt3_2 * oy
         guard abs(ox) < limit, abs(a + b) < limit, abs(b - a) < limit else { return nil }
         return FaceIJK(face: face, coord: coord)
