@@ -69,12 +69,7 @@ final class OutputBuffer {
         bytes.append(UInt8(ascii: "\n"))
     }
 
-    /// Appends text without flushing (end a line with ``endLine()``).
-    @inline(__always) func append(_ s: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
-    }
-
-    /// Appends a string's UTF-8 without flushing.
+    /// Appends a string's UTF-8 without flushing (end a line with ``endLine()``).
     @inline(__always) func append(_ s: String) {
         var s = s
         s.withUTF8 { bytes.append(contentsOf: $0) }

@@ -61,34 +61,37 @@ struct LookupCommand: ParsableCommand {
 
 /// The JSON of a lookup result, keys in the contract's order.
 enum LookupJSON {
-    static func object(_ r: LocationLookup.Result) -> String {
-        var parts: [String] = []
-        if let c = r.country { parts.append(#""country":"\#(c)""#) }
-        if let p = r.postal {
-            parts.append(#""postalcode":"\#(p.code.formatted)","fsa":"\#(p.fsa)","postal_distance_m":\#(p.distanceMetres)"#)
+    /// The object's text, piece by piece in order: the one layout behind both forms below.
+    /// The pieces are literals and small strings (made without a heap allocation).
+    @inline(__always) static func forEachPiece(_ r: LocationLookup.Result, _ body: (String) -> Void) {
+        body("{")
+        if let c = r.country {
+            body("\"country\":\"")
+            body(c.description)
+            body("\"")
+            if r.postal != nil { body(",") }
         }
-        return "{" + parts.joined(separator: ",") + "}"
+        if let p = r.postal {
+            body("\"postalcode\":\"")
+            body(p.code.formatted)
+            body("\",\"fsa\":\"")
+            body(p.fsa)
+            body("\",\"postal_distance_m\":")
+            body(p.distanceMetres.description)
+        }
+        body("}")
     }
 
-    /// Writes ``object(_:)`` and a newline to `out`, the same bytes, without building the string
-    /// (the parts are small strings, made without a heap allocation).
+    /// The object as a string.
+    static func object(_ r: LocationLookup.Result) -> String {
+        var text = ""
+        forEachPiece(r) { text += $0 }
+        return text
+    }
+
+    /// Writes the object and a newline to `out`, without building the string.
     static func write(_ r: LocationLookup.Result, to out: OutputBuffer) {
-        out.append("{")
-        if let c = r.country {
-            out.append("\"country\":\"")
-            out.append(c.description)
-            out.append("\"")
-            if r.postal != nil { out.append(",") }
-        }
-        if let p = r.postal {
-            out.append("\"postalcode\":\"")
-            out.append(p.code.formatted)
-            out.append("\",\"fsa\":\"")
-            out.append(p.fsa)
-            out.append("\",\"postal_distance_m\":")
-            out.append(p.distanceMetres.description)
-        }
-        out.append("}")
+        forEachPiece(r) { out.append($0) }
         out.endLine()
     }
 }

@@ -28,7 +28,6 @@ struct PostalGrid {
     let codes: UnsafeBufferPointer<UInt32>
     /// Grid cells per degree.
     let cellsPerDegree: Double
-    let cellsPerDegreeCount: Int
     /// Coordinate units per degree and per cell side.
     let unitsPerDegree: Int, unitsPerCell: Int
 
@@ -54,7 +53,6 @@ struct PostalGrid {
         self.coords = coords
         self.codes = codes
         self.cellsPerDegree = Double(cellsPerDegree)
-        cellsPerDegreeCount = cellsPerDegree
         self.unitsPerDegree = unitsPerDegree
         unitsPerCell = unitsPerDegree / cellsPerDegree
         rowCount = 180 * cellsPerDegree
@@ -70,14 +68,18 @@ struct PostalGrid {
         /// Coordinate units of the block's west edge less one; a point's longitude is
         /// `lngBase + (coords >> 8)` units.
         let lngBase: Int
+
+        /// The latitude and longitude, in units, of a point of this run with coordinates `c`.
+        @inline(__always) func latitudeUnits(_ c: UInt32) -> Int { latBase &+ Int(c & 0xFF) }
+        @inline(__always) func longitudeUnits(_ c: UInt32) -> Int { lngBase &+ Int(c &>> 8) }
     }
 
     // (a cell is a whole number of units: the file is refused otherwise)
     @inline(__always) func latBase(row: Int) -> Int { row &* unitsPerCell &- (90 &* unitsPerDegree &+ 1) }
     @inline(__always) func lngBase(chunk: Int) -> Int { (chunk &<< Self.blockBits) &* unitsPerCell &- (180 &* unitsPerDegree &+ 1) }
 
-    @inline(__always) func latitudeUnits(_ range: Range, _ p: Int) -> Int { range.latBase &+ Int(coords[p] & 0xFF) }
-    @inline(__always) func longitudeUnits(_ range: Range, _ p: Int) -> Int { range.lngBase &+ Int(coords[p] &>> 8) }
+    @inline(__always) func latitudeUnits(_ range: Range, _ p: Int) -> Int { range.latitudeUnits(coords[p]) }
+    @inline(__always) func longitudeUnits(_ range: Range, _ p: Int) -> Int { range.longitudeUnits(coords[p]) }
     @inline(__always) func code(_ p: Int) -> PostalCode { PostalCode(packed: codes[p]) }
 
     @inline(__always) static func key(blockRow: Int, blockColumn: Int) -> UInt32 {

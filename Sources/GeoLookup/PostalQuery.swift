@@ -27,38 +27,42 @@ struct PostalQuery {
         var overflowed = false
     }
 
+    /// The cheap squared distance from the query to points given in coordinate units: the
+    /// local plane with the query's radii of curvature (its error bound is the scan's `eps`).
+    struct CheapDistance {
+        /// The query in coordinate units and the metres per unit along each axis.
+        let qy: Double, qx: Double, kLat: Double, kLng: Double
+
+        @inline(__always) func squared(_ latUnits: Int, _ lngUnits: Int) -> Double {
+            let dy = (Double(latUnits) - qy) * kLat
+            let dx = (Double(lngUnits) - qx) * kLng
+            return dx * dx + dy * dy
+        }
+    }
+
     let grid: PostalGrid
-    let latitude: Double, longitude: Double
     /// The query with its trigonometry, for local distances.
     let point: LocalDistance.Point
-    /// |tan φ|, sin φ and cos φ at the query.
-    let tanP: Double, sinP: Double, cosP: Double
-    /// The query in coordinate units and the metres per unit along each axis.
-    let qy: Double, qx: Double, kLat: Double, kLng: Double
+    let cheap: CheapDistance
+    /// Coordinate units per degree.
     let scale: Double
+
+    var latitude: Double { point.latitude }
+    var longitude: Double { point.longitude }
+    /// |tan φ|, sin φ and cos φ at the query.
+    var tanP: Double { point.absTanLatitude }
+    var sinP: Double { point.sinLatitude }
+    var cosP: Double { point.cosLatitude }
 
     init(grid: PostalGrid, latitude: Double, longitude: Double) {
         self.grid = grid
-        self.latitude = latitude
-        self.longitude = longitude
         point = LocalDistance.Point(latitude: latitude, longitude: longitude)
-        sinP = point.sinLatitude
-        cosP = point.cosLatitude
-        tanP = point.absTanLatitude
         scale = Double(grid.unitsPerDegree)
-        let w = 1 - LocalDistance.e2 * sinP * sinP
+        let w = 1 - LocalDistance.e2 * point.sinLatitude * point.sinLatitude
         let n1 = LocalDistance.a / w.squareRoot()
         let m1 = n1 * (1 - LocalDistance.e2) / w
-        kLat = m1 * LocalDistance.degree / scale
-        kLng = n1 * cosP * LocalDistance.degree / scale
-        qy = latitude * scale
-        qx = longitude * scale
-    }
-
-    @inline(__always) func squared(_ latUnits: Int, _ lngUnits: Int) -> Double {
-        let dy = (Double(latUnits) - qy) * kLat
-        let dx = (Double(lngUnits) - qx) * kLng
-        return dx * dx + dy * dy
+        cheap = CheapDistance(qy: latitude * scale, qx: longitude * scale, kLat: m1 * LocalDistance.degree / scale,
+                              kLng: n1 * point.cosLatitude * LocalDistance.degree / scale)
     }
 
     /// Metres per degree of longitude, a lower bound over the band `dLat` degrees around the
@@ -84,7 +88,6 @@ struct PostalQuery {
     struct Seed {
         /// Grid rows `row0...row1` (none when `row0 > row1`), columns `column0...column1`.
         var row0: Int, row1: Int, column0: Int, column1: Int
-
     }
 
     /// A run of point indices `start..<end` a row's scan leaves out (by default none: it starts
@@ -175,8 +178,8 @@ struct PostalQuery {
     /// query's few constants, and takes the grid as an argument: copying either whole into it
     /// was a tenth of a search (memcpy).
     struct Scanner {
-        /// The query in units and metres per unit (``PostalQuery/squared(_:_:)``).
-        let qy: Double, qx: Double, kLat: Double, kLng: Double
+        /// The query's cheap distance.
+        let cheap: CheapDistance
         let radius: Double
         let buffer: UnsafeMutableBufferPointer<Candidate>
         /// Grid columns per metre east-west (an upper bound over the scanned band), and the
@@ -196,10 +199,7 @@ struct PostalQuery {
         var lastRun = Skip()
 
         @inline(__always) init(query: PostalQuery, radius: Double, span: Double, buffer: UnsafeMutableBufferPointer<Candidate>) {
-            qy = query.qy
-            qx = query.qx
-            kLat = query.kLat
-            kLng = query.kLng
+            cheap = query.cheap
             self.radius = radius
             self.buffer = buffer
             reach = radius
@@ -242,11 +242,8 @@ struct PostalQuery {
             var p = from
             while p < end {
                 let c = coords[p]
-                let la = r.latBase &+ Int(c & 0xFF)
-                let lo = r.lngBase &+ Int(c &>> 8)
-                let dy = (Double(la) - qy) * kLat
-                let dx = (Double(lo) - qx) * kLng
-                let d = dx * dx + dy * dy
+                let la = r.latitudeUnits(c), lo = r.longitudeUnits(c)
+                let d = cheap.squared(la, lo)
                 if d <= threshold {
                     if d < result.bestSquared {
                         result.bestSquared = d
@@ -284,7 +281,7 @@ struct PostalQuery {
                               col1: gridIndex((longitude + dLng + 180) * g), cache: &cache) { range in
                 for p in range.start..<range.end {
                     let la = grid.latitudeUnits(range, p), lo = grid.longitudeUnits(range, p)
-                    body(Candidate(index: Int32(p), latUnits: Int32(la), lngUnits: Int32(lo), squared: squared(la, lo)))
+                    body(Candidate(index: Int32(p), latUnits: Int32(la), lngUnits: Int32(lo), squared: cheap.squared(la, lo)))
                 }
             }
         }
