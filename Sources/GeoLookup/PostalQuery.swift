@@ -23,6 +23,8 @@ struct PostalQuery {
         /// Relative error bound of the cheap distance over the scanned band.
         var eps = 0.0
         var bestSquared = Double.infinity
+        /// The coordinate units of the point with the best cheap distance.
+        var bestLatUnits = 0, bestLngUnits = 0
         var buffered = 0
         var overflowed = false
     }
@@ -88,6 +90,8 @@ struct PostalQuery {
     struct Seed {
         /// Grid rows `row0...row1` (none when `row0 > row1`), columns `column0...column1`.
         var row0: Int, row1: Int, column0: Int, column1: Int
+        /// The points of the one cell of the seed, when the caller has found them already.
+        var cell: PostalGrid.Range? = nil
     }
 
     /// A run of point indices `start..<end` a row's scan leaves out (by default none: it starts
@@ -120,7 +124,8 @@ struct PostalQuery {
     }
 
     /// Scans the cells that may hold a point within `radius` metres: first the `seed` cells
-    /// whole (the query's own cell, or the 3 × 3 around it: a first best distance, cheaply),
+    /// (the query's own cell, the 3 × 3 around it, or the cell of an answer the hints remember:
+    /// a first best distance, cheaply),
     /// then rows outward from the query's, each row clipped to the circle of the radius or, once
     /// a point is found, of the best distance so far, less the seed cells. Lower bounds keep it
     /// exact: a degree of latitude is at least 110,574 m, a degree of longitude at least
@@ -135,24 +140,35 @@ struct PostalQuery {
         // one remembered block for the rows north of the query (starting from the caller's, the
         // query's own), one for those south of it
         var north = cache, south = cache
+        // the home row's cells are swept from the query's place in the row outward
+        let y = (latitude + 90) * grid.cellsPerDegree
+        let home = gridIndex(y)
+        let f = y - Double(home)
+        scanner.homeRow = home
+        scanner.homeFraction = Swift.min(Swift.max(f, 0), 0.999_999)
         if let seed {
             // the seed's points of each of its rows are one run (two where the seed crosses into
             // another block: the rows then read the first again, a duplicate the ranking
             // settles): rows later skip that run
             scanner.seedRow0 = seed.row0
-            for row in seed.row0...seed.row1 {
-                scanner.lastRun = Skip()
-                scanner.scanColumns(grid, row: row, seed.column0, seed.column1, cache: &north)
-                scanner.seedRuns[row - seed.row0] = scanner.lastRun
+            scanner.seedRow1 = seed.row1
+            scanner.seedColumn0 = seed.column0
+            scanner.seedColumn1 = seed.column1
+            if let cell = seed.cell {
+                scanner.scanRange(cell, side: seed.row0 &- home, grid)
+                scanner.seedRuns[0] = scanner.lastRun
+            } else {
+                for row in seed.row0...seed.row1 {
+                    scanner.lastRun = Skip()
+                    scanner.scanColumns(grid, row: row, seed.column0, seed.column1, cache: &north)
+                    scanner.seedRuns[row - seed.row0] = scanner.lastRun
+                }
             }
             scanner.excluded = Skip()
         }
         // rows outward from the query's: home, then home ± 1, home ± 2, … while a row's nearest
         // edge lies within the reach: (k − f) rows north and (k − 1 + f) rows south, f the
         // query's place inside its row (a lower bound, less a millionth of a row for rounding)
-        let y = (latitude + 90) * grid.cellsPerDegree
-        let home = gridIndex(y)
-        let f = y - Double(home)
         let rowMetres = 110_574.0 / grid.cellsPerDegree
         scanner.visit(grid, home, dy: 0, cache: &north)
         var k = 1
@@ -170,6 +186,52 @@ struct PostalQuery {
             }
             k += 1
         }
+        return scanner.result
+    }
+
+    /// The search when the query's own cell holds centroids and the nearest of them is nearer
+    /// than a cell's width and height: then only the 3 × 3 cells around can hold a rival. It
+    /// sweeps the query's cell, then exactly the neighbours the rows of ``scan(radius:span:seed:cache:into:)``
+    /// would reach (the same lower bounds: a neighbour beside the query's cell by its column
+    /// bitmap, a row above or below by a row visit), without that scan's row loop.
+    ///
+    /// - Parameters:
+    ///   - home: the points of the query's cell (`row`, `column`).
+    ///   - radius: metres, the first scan's radius (the seed's span).
+    /// - Returns: the scan, or `nil` when the nearest point of the cell lies too far for the
+    ///   3 × 3 cells to settle it (the caller then runs the whole scan).
+    @inline(__always) func scanNearby(home: PostalGrid.Range, row: Int, column: Int, radius: Double,
+                                      cache: PostalGrid.BlockCache, into buffer: UnsafeMutableBufferPointer<Candidate>) -> ScanResult? {
+        var scanner = Scanner(query: self, radius: radius, span: radius, buffer: buffer)
+        let y = (latitude + 90) * grid.cellsPerDegree
+        let f = Swift.min(Swift.max(y - Double(row), 0), 0.999_999)
+        scanner.homeRow = row
+        scanner.homeFraction = f
+        scanner.scanRange(home, side: 0, grid)
+        // a chord of the reach spans at most one column either way while reach · columns per
+        // metre stays below 1, and rows ± 2 lie beyond it while reach stays below a row
+        let rowMetres = 110_574.0 / grid.cellsPerDegree
+        guard scanner.reach * scanner.columnsPerMetre < 0.999, scanner.reach < rowMetres * 0.999 else { return nil }
+        // the query's row: the neighbours its chord reaches (as ``Scanner/visit(_:_:dy:cache:)`` clips)
+        var cache = cache
+        func beside(_ step: Int) {
+            let half = scanner.reach * scanner.columnsPerMetre + 1e-6
+            let reaches = step < 0 ? PostalQuery.gridIndex(scanner.x - half) < column : PostalQuery.gridIndex(scanner.x + half) > column
+            guard reaches else { return }
+            if let cell = grid.neighbour(of: home, column: column, step: step) {
+                scanner.scanRange(cell, side: 0, grid)
+            } else if (column & PostalGrid.blockMask) &+ step != (column &+ step) & PostalGrid.blockMask {
+                // the neighbour lies in the next block
+                scanner.scanColumns(grid, row: row, column &+ step, column &+ step, cache: &cache)
+            }
+        }
+        beside(-1)
+        beside(1)
+        // the rows above and below, as the scan's row loop would visit them
+        let north = (1 - f - 1e-6) * rowMetres
+        if north <= scanner.reach { scanner.visit(grid, row &+ 1, dy: north, cache: &cache) }
+        let south = (f - 1e-6) * rowMetres
+        if south <= scanner.reach && row > 0 { scanner.visit(grid, row &- 1, dy: south, cache: &cache) }
         return scanner.result
     }
 
@@ -192,11 +254,15 @@ struct PostalQuery {
         var reach: Double
         /// The points the seed read, per row from `seedRow0` (at most three rows), and the run
         /// the current row must skip.
-        var seedRow0 = Int.min
+        var seedRow0 = Int.min, seedRow1 = Int.min, seedColumn0 = 0, seedColumn1 = -1
         var seedRuns = SeedRuns()
         var excluded = Skip()
         /// The last run of points scanned (for recording the seed's).
         var lastRun = Skip()
+        /// The query's grid row, and its place in it from the south edge (0..<1): where a sweep
+        /// of a home-row cell starts, as a fraction of the cell's points.
+        var homeRow = 0
+        var homeFraction = 0.0
 
         @inline(__always) init(query: PostalQuery, radius: Double, span: Double, buffer: UnsafeMutableBufferPointer<Candidate>) {
             cheap = query.cheap
@@ -221,50 +287,103 @@ struct PostalQuery {
             let half = (reach * reach - dy * dy).squareRoot() * columnsPerMetre + 1e-6
             let col0 = PostalQuery.gridIndex(x - half)
             let col1 = PostalQuery.gridIndex(x + half)
+            // the seed has read every point of a chord inside it
+            if row >= seedRow0 && row <= seedRow1 && col0 >= seedColumn0 && col1 <= seedColumn1 { return }
             excluded = seedRuns[row &- seedRow0]
             scanColumns(grid, row: row, col0, col1, cache: &cache)
         }
 
         /// Scans the cells of one grid row, columns `col0...col1`.
         @inline(__always) mutating func scanColumns(_ grid: PostalGrid, row: Int, _ col0: Int, _ col1: Int, cache: inout PostalGrid.BlockCache) {
-            grid.forEachRange(row: row, col0: col0, col1: col1, cache: &cache) { r in scanRange(r, grid.coords) }
+            let side = row &- homeRow
+            grid.forEachRange(row: row, col0: col0, col1: col1, cache: &cache) { r in scanRange(r, side: side, grid) }
         }
 
-        /// Scans a run of points, less the run the seed has read (one run per row, so the two
-        /// overlap as intervals of point indices).
-        @inline(__always) mutating func scanRange(_ r: PostalGrid.Range, _ coords: UnsafeBufferPointer<UInt32>) {
+        /// Scans a run of cells of one row, less the cells the seed has read (one run per row,
+        /// whole cells), each sorted by latitude: a row north of the query's (`side` > 0) from its
+        /// south end, a row south of it from its north end, the query's own row from the query's
+        /// place outward; a sweep stops where the latitude difference alone puts every point left
+        /// beyond the threshold (a point's cheap squared distance is at least its `dy²`, so those
+        /// points could not have been buffered: the result is the whole scan's).
+        @inline(__always) mutating func scanRange(_ r: PostalGrid.Range, side: Int, _ grid: PostalGrid) {
             lastRun = Skip(start: r.start, end: r.end)
-            scanPoints(r, from: r.start, to: Swift.min(r.end, excluded.start), coords)
-            scanPoints(r, from: Swift.max(r.start, excluded.end), to: r.end, coords)
+            var cell = r.firstCell
+            var s = r.start
+            while s < r.end {
+                cell &+= 1
+                let e = Int(truncatingIfNeeded: grid.cellStart[cell])
+                if s < excluded.start || e > excluded.end {
+                    if side > 0 {
+                        sweepNorth(r, from: s, to: e, grid.coords)
+                    } else if side < 0 {
+                        sweepSouth(r, from: s, to: e, grid.coords)
+                    } else {
+                        // a guess of where the query's latitude falls among the cell's points
+                        let g = s &+ Int(Double(e &- s) * homeFraction)
+                        sweepNorth(r, from: g, to: e, grid.coords)
+                        sweepSouth(r, from: s, to: g, grid.coords)
+                    }
+                }
+                s = e
+            }
         }
 
-        @inline(__always) mutating func scanPoints(_ r: PostalGrid.Range, from: Int, to end: Int, _ coords: UnsafeBufferPointer<UInt32>) {
+        /// Points `from..<end` in ascending order, until one north of the query lies beyond the
+        /// threshold by latitude alone.
+        @inline(__always) mutating func sweepNorth(_ r: PostalGrid.Range, from: Int, to end: Int, _ coords: UnsafeBufferPointer<UInt32>) {
             var p = from
             while p < end {
                 let c = coords[p]
-                let la = r.latitudeUnits(c), lo = r.longitudeUnits(c)
-                let d = cheap.squared(la, lo)
-                if d <= threshold {
-                    if d < result.bestSquared {
-                        result.bestSquared = d
-                        threshold = d * factor2
-                        reach = Swift.min(radius, d.squareRoot() * (1 + result.eps) * 1.001 + 1e-3)
-                        // drop buffered points now beyond the threshold
-                        var kept = 0
-                        for k in 0..<result.buffered where buffer[k].squared <= threshold {
-                            buffer[kept] = buffer[k]
-                            kept += 1
-                        }
-                        result.buffered = kept
-                    }
-                    if result.buffered < buffer.count {
-                        buffer[result.buffered] = Candidate(index: Int32(p), latUnits: Int32(la), lngUnits: Int32(lo), squared: d)
-                        result.buffered += 1
-                    } else {
-                        result.overflowed = true
-                    }
-                }
+                let la = r.latitudeUnits(c)
+                let dy = (Double(la) - cheap.qy) * cheap.kLat
+                let dy2 = dy * dy
+                if dy > 0 && dy2 > threshold { return }
+                consider(p, la, r.longitudeUnits(c), dy2)
                 p &+= 1
+            }
+        }
+
+        /// Points `from..<end` in descending order, until one south of the query lies beyond the
+        /// threshold by latitude alone.
+        @inline(__always) mutating func sweepSouth(_ r: PostalGrid.Range, from: Int, to end: Int, _ coords: UnsafeBufferPointer<UInt32>) {
+            var p = end
+            while p > from {
+                p &-= 1
+                let c = coords[p]
+                let la = r.latitudeUnits(c)
+                let dy = (Double(la) - cheap.qy) * cheap.kLat
+                let dy2 = dy * dy
+                if dy < 0 && dy2 > threshold { return }
+                consider(p, la, r.longitudeUnits(c), dy2)
+            }
+        }
+
+        /// Ranks point `p` (coordinates in units, `dy2` its squared north-south part): a new
+        /// best tightens the threshold and the reach; a point within the threshold is buffered.
+        @inline(__always) mutating func consider(_ p: Int, _ la: Int, _ lo: Int, _ dy2: Double) {
+            let dx = (Double(lo) - cheap.qx) * cheap.kLng
+            // (the same rounding as ``CheapDistance/squared(_:_:)``)
+            let d = dx * dx + dy2
+            guard d <= threshold else { return }
+            if d < result.bestSquared {
+                result.bestSquared = d
+                result.bestLatUnits = la
+                result.bestLngUnits = lo
+                threshold = d * factor2
+                reach = Swift.min(radius, d.squareRoot() * (1 + result.eps) * 1.001 + 1e-3)
+                // drop buffered points now beyond the threshold
+                var kept = 0
+                for k in 0..<result.buffered where buffer[k].squared <= threshold {
+                    buffer[kept] = buffer[k]
+                    kept += 1
+                }
+                result.buffered = kept
+            }
+            if result.buffered < buffer.count {
+                buffer[result.buffered] = Candidate(index: Int32(p), latUnits: Int32(la), lngUnits: Int32(lo), squared: d)
+                result.buffered += 1
+            } else {
+                result.overflowed = true
             }
         }
     }

@@ -65,12 +65,15 @@ struct PostalIndexTests {
         }
         #expect(points.count == 4000)
         #expect(mismatches == 0)
-        // points in lakes, parks and the countryside (empty cells, far answers), several per cell,
-        // in random order: with hints as without
+        // points in lakes, parks and the countryside (empty cells, far answers), in random order:
+        // with hints as without. Half of them fall in a box of 60 × 80 cells astride Toronto's
+        // shore, several per cell, where the hints send a search to the cell of another point's
+        // answer first
         var rng = SystemRandomNumberGenerator()
         var differ = 0
-        for _ in 0..<20_000 {
-            let lat = Double.random(in: 43.3...44.3, using: &rng), lng = Double.random(in: -80.2 ... -78.6, using: &rng)
+        for i in 0..<20_000 {
+            let lat = i % 2 == 0 ? Double.random(in: 43.3...44.3, using: &rng) : Double.random(in: 43.40...43.70, using: &rng)
+            let lng = i % 2 == 0 ? Double.random(in: -80.2 ... -78.6, using: &rng) : Double.random(in: -79.60 ... -79.20, using: &rng)
             let maxDistance = [20_000.0, 1_500, 300][Int.random(in: 0..<3, using: &rng)]
             let plain = Self.index.nearest(latitude: lat, longitude: lng, maxDistance: maxDistance)
             let hinted = Self.index.nearest(latitude: lat, longitude: lng, maxDistance: maxDistance, hints: hints)
@@ -82,35 +85,63 @@ struct PostalIndexTests {
         #expect(differ == 0)
     }
 
+    /// The nearest centroid by a scan of every centroid: the local distance to each, then PROJ
+    /// for all within twice its error bound of the best, ties to 1e-6 m going to the smallest code.
+    static func bruteForce(latitude lat: Double, longitude lng: Double) -> (code: PostalCode, metres: Double)? {
+        var best = Double.infinity
+        var all: [(Int, Double)] = []
+        all.reserveCapacity(index.count)
+        index.forEachCentroid { k, plat, plng, _ in
+            let d = LocalDistance.metres(lat1: lat, lng1: lng, lat2: plat, lng2: plng)
+            all.append((k, d))
+            best = min(best, d)
+        }
+        let slack = 2 * LocalDistance.errorBound(distance: best, latitudeRadians: lat * .pi / 180) + 1e-6
+        var winner: (key: Int64, code: PostalCode, metres: Double)? = nil
+        for (k, d) in all where d <= best + slack {
+            let c = index.centroid(k)
+            let m = Geodesic.wgs84.distance(from: GeoPoint(latitude: lat, longitude: lng), to: GeoPoint(latitude: c.latitude, longitude: c.longitude))
+            let key = DecimalRounding.scaledInteger(m, scale: 1e6)
+            if let w = winner, (w.key, w.code) <= (key, c.code) { continue }
+            winner = (key, c.code, m)
+        }
+        return winner.map { ($0.code, $0.metres) }
+    }
+
     @Test("the grid search finds what a scan of every centroid finds")
     func bruteForce() throws {
         var rng = SystemRandomNumberGenerator()
-        let geodesic = Geodesic.wgs84
         for i in 0..<24 {
             let lat = i % 2 == 0 ? Double.random(in: 43.5...43.8, using: &rng) : Double.random(in: 45...55, using: &rng)
             let lng = i % 2 == 0 ? Double.random(in: -79.6 ... -79.2, using: &rng) : Double.random(in: -120 ... -70, using: &rng)
-            // every centroid by the local distance, then PROJ for all within its error bound of the best
-            var best = Double.infinity
-            var all: [(Int, Double)] = []
-            all.reserveCapacity(Self.index.count)
-            Self.index.forEachCentroid { k, plat, plng, _ in
-                let d = LocalDistance.metres(lat1: lat, lng1: lng, lat2: plat, lng2: plng)
-                all.append((k, d))
-                best = min(best, d)
-            }
-            let slack = 2 * LocalDistance.errorBound(distance: best, latitudeRadians: lat * .pi / 180) + 1e-6
-            var winner: (key: Int64, code: PostalCode, metres: Double)? = nil
-            for (k, d) in all where d <= best + slack {
-                let c = Self.index.centroid(k)
-                let m = geodesic.distance(from: GeoPoint(latitude: lat, longitude: lng), to: GeoPoint(latitude: c.latitude, longitude: c.longitude))
-                let key = DecimalRounding.scaledInteger(m, scale: 1e6)
-                if let w = winner, (w.key, w.code) <= (key, c.code) { continue }
-                winner = (key, c.code, m)
-            }
+            let winner = Self.bruteForce(latitude: lat, longitude: lng)
             let got = Self.index.nearest(latitude: lat, longitude: lng, maxDistance: 1e7)
             #expect(got?.code == winner?.code, "\(lat) \(lng)")
             #expect(got?.distanceMetres == winner.map { DecimalRounding.tenths($0.metres) }, "\(lat) \(lng)")
         }
+    }
+
+    @Test("points a metre from a grid cell's edge or corner get the answer of a scan of every centroid")
+    func cellEdges() throws {
+        // the search reads the query's cell, then only the neighbours its best distance reaches
+        // (cells of 1/200°, points sorted by latitude in each): here the nearest centroid often
+        // lies across the edge, in the cell beside, above, below or across the corner
+        var rng = SystemRandomNumberGenerator()
+        let cellsPerDegree = 200.0, metre = 1 / 111_000.0
+        var differing = 0
+        for i in 0..<48 {
+            var lat = Double.random(in: 43.60...43.75, using: &rng), lng = Double.random(in: -79.55 ... -79.30, using: &rng)
+            let side = Double.random(in: -3...3, using: &rng) * metre
+            if i % 3 != 1 { lat = (lat * cellsPerDegree).rounded() / cellsPerDegree + side }
+            if i % 3 != 0 { lng = (lng * cellsPerDegree).rounded() / cellsPerDegree + side }
+            let winner = Self.bruteForce(latitude: lat, longitude: lng)
+            let got = Self.index.nearest(latitude: lat, longitude: lng, maxDistance: 20_000)
+            if got?.code != winner?.code || got?.distanceMetres != winner.map({ DecimalRounding.tenths($0.metres) }) {
+                differing += 1
+                Issue.record("\(lat) \(lng): brute force \(winner.map { "\($0.code) \($0.metres)" } ?? "none"), search \(got.map { "\($0.code) \($0.distanceMetres)" } ?? "none")")
+            }
+        }
+        #expect(differing == 0)
     }
 
     @Test("nothing within the maximum distance gives nil; the limit is inclusive of what it covers")
@@ -170,6 +201,45 @@ struct PostalIndexTests {
         } throws: { error in
             guard let e = error as? DataFileError, case .corrupt(let why) = e.reason else { return false }
             return "\(e)".contains(path) && why.contains("outside its cell")
+        }
+    }
+
+    @Test("a cell out of latitude order, checksum made good, is refused by the structure checks")
+    func unsortedCell() throws {
+        // the search stops sweeping a cell where the latitude difference alone passes its best
+        // distance, so a cell out of order could hide a nearer centroid: the reader refuses it
+        func word<T: FixedWidthInteger>(_ d: Data, _ at: Int, _: T.Type) -> T {
+            d.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: T.self)) }
+        }
+        var swapped = false
+        let path = try TestData.alteredCopy(of: "postal_ca.bin") { d in
+            let header = DataFile.headerSize
+            let c = Int(word(d, 40, UInt64.self))
+            let blocks = Int(word(d, header, UInt32.self)), rows = Int(word(d, header + 4, UInt32.self))
+            let hashBits = Int(word(d, header + 8, UInt32.self))
+            func padded(_ bytes: Int) -> Int { (bytes + 7) & ~7 }
+            let cellStart = header + 32 + 8 << hashBits + 16 * blocks + 16 * rows
+            let coords = cellStart + padded(4 * (c + 1))
+            // the first cell whose first two points differ in latitude: swap them
+            for cell in 0..<c {
+                let p = Int(word(d, cellStart + 4 * cell, UInt32.self)), end = Int(word(d, cellStart + 4 * cell + 4, UInt32.self))
+                guard end - p >= 2 else { continue }
+                let a = word(d, coords + 4 * p, UInt32.self), b = word(d, coords + 4 * p + 4, UInt32.self)
+                guard a & 0xFF < b & 0xFF else { continue }
+                withUnsafeBytes(of: b.littleEndian) { d.replaceSubrange(coords + 4 * p ..< coords + 4 * p + 4, with: $0) }
+                withUnsafeBytes(of: a.littleEndian) { d.replaceSubrange(coords + 4 * p + 4 ..< coords + 4 * p + 8, with: $0) }
+                swapped = true
+                break
+            }
+            let sum = d.withUnsafeBytes { DataFile.checksum(UnsafeRawBufferPointer(rebasing: $0[header...])) }
+            withUnsafeBytes(of: sum.littleEndian) { d.replaceSubrange(24..<32, with: $0) }
+        }
+        #expect(swapped)
+        #expect {
+            _ = try PostalIndex(path: path)
+        } throws: { error in
+            guard let e = error as? DataFileError, case .corrupt(let why) = e.reason else { return false }
+            return "\(e)".contains(path) && why.contains("sorted by latitude")
         }
     }
 
