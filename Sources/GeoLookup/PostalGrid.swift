@@ -24,10 +24,9 @@ struct PostalGrid {
     let blockRows: UnsafeBufferPointer<UInt64>
     /// Points of cell c are `cellStart[c] ..< cellStart[c + 1]`.
     let cellStart: UnsafeBufferPointer<UInt32>
-    /// Per point `dlng << 8 | dlat` (see ``Range``).
-    let coords: UnsafeBufferPointer<UInt32>
-    /// Per point its packed ``PostalCode``.
-    let codes: UnsafeBufferPointer<UInt32>
+    /// Per point its packed ``PostalCode`` `<< 32 | dlng << 8 | dlat` (see ``Range``): the code
+    /// of a point the search has read is in the same cache line.
+    let points: UnsafeBufferPointer<UInt64>
     /// Grid cells per degree.
     let cellsPerDegree: Double
     /// Coordinate units per degree and per cell side.
@@ -44,7 +43,7 @@ struct PostalGrid {
     let rowCount: Int, columnCount: Int
 
     init(hash: UnsafeBufferPointer<UInt64>, hashBits: Int, blocks: UnsafeBufferPointer<UInt64>, blockRows: UnsafeBufferPointer<UInt64>,
-         cellStart: UnsafeBufferPointer<UInt32>, coords: UnsafeBufferPointer<UInt32>, codes: UnsafeBufferPointer<UInt32>,
+         cellStart: UnsafeBufferPointer<UInt32>, points: UnsafeBufferPointer<UInt64>,
          cellsPerDegree: Int, unitsPerDegree: Int) {
         self.hash = hash
         hashShift = UInt32(32 - hashBits)
@@ -52,8 +51,7 @@ struct PostalGrid {
         self.blocks = blocks
         self.blockRows = blockRows
         self.cellStart = cellStart
-        self.coords = coords
-        self.codes = codes
+        self.points = points
         self.cellsPerDegree = Double(cellsPerDegree)
         self.unitsPerDegree = unitsPerDegree
         unitsPerCell = unitsPerDegree / cellsPerDegree
@@ -70,15 +68,15 @@ struct PostalGrid {
         /// The bitmap of the non-empty columns of the run's block row (bit c: the block's column c).
         let columnBits: UInt64
         /// Coordinate units of the row's south edge less one; a point's latitude is
-        /// `latBase + (coords & 255)` units.
+        /// `latBase + (word & 255)` units.
         let latBase: Int
         /// Coordinate units of the block's west edge less one; a point's longitude is
-        /// `lngBase + (coords >> 8)` units.
+        /// `lngBase + (word >> 8 & 0xFFFFFF)` units.
         let lngBase: Int
 
-        /// The latitude and longitude, in units, of a point of this run with coordinates `c`.
-        @inline(__always) func latitudeUnits(_ c: UInt32) -> Int { latBase &+ Int(c & 0xFF) }
-        @inline(__always) func longitudeUnits(_ c: UInt32) -> Int { lngBase &+ Int(c &>> 8) }
+        /// The latitude and longitude, in units, of a point of this run with word `w`.
+        @inline(__always) func latitudeUnits(_ w: UInt64) -> Int { latBase &+ Int(truncatingIfNeeded: w & 0xFF) }
+        @inline(__always) func longitudeUnits(_ w: UInt64) -> Int { lngBase &+ Int(truncatingIfNeeded: (w &>> 8) & 0xFF_FFFF) }
     }
 
     // (a cell is a whole number of units: the file is refused otherwise)
@@ -91,9 +89,11 @@ struct PostalGrid {
         ((latitudeUnits &+ 90 &* unitsPerDegree) / unitsPerCell, (longitudeUnits &+ 180 &* unitsPerDegree) / unitsPerCell)
     }
 
-    @inline(__always) func latitudeUnits(_ range: Range, _ p: Int) -> Int { range.latitudeUnits(coords[p]) }
-    @inline(__always) func longitudeUnits(_ range: Range, _ p: Int) -> Int { range.longitudeUnits(coords[p]) }
-    @inline(__always) func code(_ p: Int) -> PostalCode { PostalCode(packed: codes[p]) }
+    @inline(__always) func latitudeUnits(_ range: Range, _ p: Int) -> Int { range.latitudeUnits(points[p]) }
+    @inline(__always) func longitudeUnits(_ range: Range, _ p: Int) -> Int { range.longitudeUnits(points[p]) }
+    @inline(__always) func code(_ p: Int) -> PostalCode { PostalCode(packed: Self.packedCode(points[p])) }
+    /// The packed ``PostalCode`` of a point's word.
+    @inline(__always) static func packedCode(_ w: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: w &>> 32) }
 
     @inline(__always) static func key(blockRow: Int, blockColumn: Int) -> UInt32 {
         UInt32(truncatingIfNeeded: blockRow &<< 13 | blockColumn)

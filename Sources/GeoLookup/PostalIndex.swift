@@ -22,7 +22,7 @@ public final class PostalIndex: @unchecked Sendable {
     /// The file the index reads.
     public let file: DataFile
     /// Number of distinct centroids (codes sharing one centroid count once).
-    public var count: Int { grid.coords.count }
+    public var count: Int { grid.points.count }
 
     /// The mapped sections, as a trivial value the search copies freely (no reference counting).
     fileprivate let grid: PostalGrid
@@ -61,11 +61,10 @@ public final class PostalIndex: @unchecked Sendable {
         let blocks = try section(UInt64.self, 2 * blockCount)
         let blockRows = try section(UInt64.self, 2 * rowCount)
         let cellStart = try section(UInt32.self, c + 1)
-        let coords = try section(UInt32.self, n)
-        let codes = try section(UInt32.self, n)
+        let points = try section(UInt64.self, n)
         guard offset == file.payload.count else { throw corrupt("payload of \(file.payload.count) bytes, sections need \(offset)") }
         let grid = PostalGrid(hash: hash, hashBits: hashBits, blocks: blocks, blockRows: blockRows, cellStart: cellStart,
-                              coords: coords, codes: codes, cellsPerDegree: g, unitsPerDegree: s)
+                              points: points, cellsPerDegree: g, unitsPerDegree: s)
 
         // the directory: every block found by the hash, row and cell indices that chain up to
         // the counts, and every point inside the cell it is filed in
@@ -103,7 +102,7 @@ public final class PostalIndex: @unchecked Sendable {
                 // the reader's own arithmetic must put the point where the file does
                 let lat = Double(grid.latitudeUnits(range, p)) / scale, lng = Double(grid.longitudeUnits(range, p)) / scale
                 if Int(((lat + 90) * cellsPerDegree).rounded(.down)) != row || Int(((lng + 180) * cellsPerDegree).rounded(.down)) != column
-                    || grid.codes[p] > PostalCode.maxPacked {
+                    || PostalGrid.packedCode(grid.points[p]) > PostalCode.maxPacked {
                     misfiled = (p, row)
                 }
                 // the search's sweeps stop early: they need each cell sorted by latitude

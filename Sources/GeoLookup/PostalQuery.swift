@@ -10,9 +10,10 @@ struct PostalQuery {
     /// 40 candidates of 24 bytes stay within the 1,024 bytes Swift keeps on the stack on Linux.
     static let bufferCapacity = 40
 
-    /// A point of the grid, its coordinates in units and its cheap squared distance to the query.
+    /// A point of the grid: its code, its coordinates in units and its cheap squared distance to the query.
     struct Candidate {
-        var index: Int32
+        /// Its packed ``PostalCode``.
+        var code: UInt32
         var latUnits: Int32
         var lngUnits: Int32
         var squared: Double
@@ -314,14 +315,14 @@ struct PostalQuery {
                 let e = Int(truncatingIfNeeded: grid.cellStart[cell])
                 if s < excluded.start || e > excluded.end {
                     if side > 0 {
-                        sweepNorth(r, from: s, to: e, grid.coords)
+                        sweepNorth(r, from: s, to: e, grid.points)
                     } else if side < 0 {
-                        sweepSouth(r, from: s, to: e, grid.coords)
+                        sweepSouth(r, from: s, to: e, grid.points)
                     } else {
                         // a guess of where the query's latitude falls among the cell's points
                         let g = s &+ Int(Double(e &- s) * homeFraction)
-                        sweepNorth(r, from: g, to: e, grid.coords)
-                        sweepSouth(r, from: s, to: g, grid.coords)
+                        sweepNorth(r, from: g, to: e, grid.points)
+                        sweepSouth(r, from: s, to: g, grid.points)
                     }
                 }
                 s = e
@@ -330,37 +331,37 @@ struct PostalQuery {
 
         /// Points `from..<end` in ascending order, until one north of the query lies beyond the
         /// threshold by latitude alone.
-        @inline(__always) mutating func sweepNorth(_ r: PostalGrid.Range, from: Int, to end: Int, _ coords: UnsafeBufferPointer<UInt32>) {
+        @inline(__always) mutating func sweepNorth(_ r: PostalGrid.Range, from: Int, to end: Int, _ points: UnsafeBufferPointer<UInt64>) {
             var p = from
             while p < end {
-                let c = coords[p]
-                let la = r.latitudeUnits(c)
+                let w = points[p]
+                let la = r.latitudeUnits(w)
                 let dy = (Double(la) - cheap.qy) * cheap.kLat
                 let dy2 = dy * dy
                 if dy > 0 && dy2 > threshold { return }
-                consider(p, la, r.longitudeUnits(c), dy2)
+                consider(w, la, r.longitudeUnits(w), dy2)
                 p &+= 1
             }
         }
 
         /// Points `from..<end` in descending order, until one south of the query lies beyond the
         /// threshold by latitude alone.
-        @inline(__always) mutating func sweepSouth(_ r: PostalGrid.Range, from: Int, to end: Int, _ coords: UnsafeBufferPointer<UInt32>) {
+        @inline(__always) mutating func sweepSouth(_ r: PostalGrid.Range, from: Int, to end: Int, _ points: UnsafeBufferPointer<UInt64>) {
             var p = end
             while p > from {
                 p &-= 1
-                let c = coords[p]
-                let la = r.latitudeUnits(c)
+                let w = points[p]
+                let la = r.latitudeUnits(w)
                 let dy = (Double(la) - cheap.qy) * cheap.kLat
                 let dy2 = dy * dy
                 if dy < 0 && dy2 > threshold { return }
-                consider(p, la, r.longitudeUnits(c), dy2)
+                consider(w, la, r.longitudeUnits(w), dy2)
             }
         }
 
-        /// Ranks point `p` (coordinates in units, `dy2` its squared north-south part): a new
+        /// Ranks a point (its word `w`, coordinates in units, `dy2` its squared north-south part): a new
         /// best tightens the threshold and the reach; a point within the threshold is buffered.
-        @inline(__always) mutating func consider(_ p: Int, _ la: Int, _ lo: Int, _ dy2: Double) {
+        @inline(__always) mutating func consider(_ w: UInt64, _ la: Int, _ lo: Int, _ dy2: Double) {
             let dx = (Double(lo) - cheap.qx) * cheap.kLng
             // (the same rounding as ``CheapDistance/squared(_:_:)``)
             let d = dx * dx + dy2
@@ -380,7 +381,8 @@ struct PostalQuery {
                 result.buffered = kept
             }
             if result.buffered < buffer.count {
-                buffer[result.buffered] = Candidate(index: Int32(p), latUnits: Int32(la), lngUnits: Int32(lo), squared: d)
+                buffer[result.buffered] = Candidate(code: PostalGrid.packedCode(w), latUnits: Int32(la),
+                                                    lngUnits: Int32(lo), squared: d)
                 result.buffered += 1
             } else {
                 result.overflowed = true
@@ -400,7 +402,8 @@ struct PostalQuery {
                               col1: gridIndex((longitude + dLng + 180) * g), cache: &cache) { range in
                 for p in range.start..<range.end {
                     let la = grid.latitudeUnits(range, p), lo = grid.longitudeUnits(range, p)
-                    body(Candidate(index: Int32(p), latUnits: Int32(la), lngUnits: Int32(lo), squared: cheap.squared(la, lo)))
+                    body(Candidate(code: PostalGrid.packedCode(grid.points[p]), latUnits: Int32(la), lngUnits: Int32(lo),
+                                   squared: cheap.squared(la, lo)))
                 }
             }
         }
@@ -427,7 +430,7 @@ struct PostalQuery {
         let l2 = limit * limit
         func lat(_ c: Candidate) -> Double { Double(c.latUnits) / scale }
         func lng(_ c: Candidate) -> Double { Double(c.lngUnits) / scale }
-        func code(_ k: Int) -> PostalCode { grid.code(Int(all[k].index)) }
+        func code(_ k: Int) -> PostalCode { PostalCode(packed: all[k].code) }
         var best = -1
         var bestMetres = Double.infinity
         var inRange = 0

@@ -26,22 +26,19 @@ public final class PostalSearchHints {
 
     /// log2 of the number of slots.
     static let bits = 14
-    /// Per slot: the cell's key plus one (0: empty slot), and the start packed as the radius's
-    /// `Float` bits (rounded up) above the answer cell's row · 2^17 + column (all ones: none).
-    private let keys: UnsafeMutablePointer<UInt64>
-    private let starts: UnsafeMutablePointer<UInt64>
+    /// Two words per slot, side by side (one cache line): the cell's key plus one (0: empty
+    /// slot), and the start packed as the radius's `Float` bits (rounded up) above the answer
+    /// cell's row · 2^17 + column (all ones: none).
+    private let slots: UnsafeMutablePointer<UInt64>
 
     public init() {
-        let count = 1 << Self.bits
-        keys = .allocate(capacity: count)
-        keys.initialize(repeating: 0, count: count)
-        starts = .allocate(capacity: count)
-        starts.initialize(repeating: 0, count: count)
+        let count = 2 << Self.bits
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: 0, count: count)
     }
 
     deinit {
-        keys.deallocate()
-        starts.deallocate()
+        slots.deallocate()
     }
 
     /// The key of a grid cell (row and column are non-negative).
@@ -59,9 +56,9 @@ public final class PostalSearchHints {
 
     /// Where to start a search from this cell, if a search from it has finished.
     @inline(__always) func start(for key: UInt64) -> Start? {
-        let s = Self.slot(key)
-        guard keys[s] == key else { return nil }
-        let packed = starts[s]
+        let s = 2 &* Self.slot(key)
+        guard slots[s] == key else { return nil }
+        let packed = slots[s &+ 1]
         let radius = Double(Float(bitPattern: UInt32(truncatingIfNeeded: packed >> 32)))
         let cell = packed & Self.noCell
         guard cell != Self.noCell else { return Start(radius: radius, answerCell: nil) }
@@ -71,14 +68,14 @@ public final class PostalSearchHints {
     /// Remembers where a search from this cell should start: `radius` in metres (rounded up to
     /// a `Float`), and the cell of the answer found, if any.
     @inline(__always) func remember(_ radius: Double, answerCell: (row: Int, column: Int)?, for key: UInt64) {
-        let s = Self.slot(key)
+        let s = 2 &* Self.slot(key)
         var r = Float(radius)
         if Double(r) < radius { r = r.nextUp }
         var cell = Self.noCell
         if let (row, column) = answerCell, row >= 0, column >= 0, column < 1 << Self.columnBits, row < 1 << (32 - Self.columnBits) - 1 {
             cell = UInt64(row) << UInt64(Self.columnBits) | UInt64(column)
         }
-        keys[s] = key
-        starts[s] = UInt64(r.bitPattern) << 32 | cell
+        slots[s] = key
+        slots[s &+ 1] = UInt64(r.bitPattern) << 32 | cell
     }
 }

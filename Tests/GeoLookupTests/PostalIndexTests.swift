@@ -188,10 +188,10 @@ struct PostalIndexTests {
             let blocks = Int(word(d, header, UInt32.self)), rows = Int(word(d, header + 4, UInt32.self))
             let hashBits = Int(word(d, header + 8, UInt32.self))
             func padded(_ bytes: Int) -> Int { (bytes + 7) & ~7 }
-            let coords = header + 32 + 8 << hashBits + 16 * blocks + 16 * rows + padded(4 * (c + 1))
-            #expect(coords + padded(4 * n) + padded(4 * n) == d.count)
+            let points = header + 32 + 8 << hashBits + 16 * blocks + 16 * rows + padded(4 * (c + 1))
+            #expect(points + 8 * n == d.count)
             // the middle point's latitude offset to the largest, 255 units: five cells north of its own
-            let p = coords + 4 * (n / 2)
+            let p = points + 8 * (n / 2)
             d[p] = 0xFF
             let sum = d.withUnsafeBytes { DataFile.checksum(UnsafeRawBufferPointer(rebasing: $0[header...])) }
             withUnsafeBytes(of: sum.littleEndian) { d.replaceSubrange(24..<32, with: $0) }
@@ -219,15 +219,15 @@ struct PostalIndexTests {
             let hashBits = Int(word(d, header + 8, UInt32.self))
             func padded(_ bytes: Int) -> Int { (bytes + 7) & ~7 }
             let cellStart = header + 32 + 8 << hashBits + 16 * blocks + 16 * rows
-            let coords = cellStart + padded(4 * (c + 1))
+            let points = cellStart + padded(4 * (c + 1))
             // the first cell whose first two points differ in latitude: swap them
             for cell in 0..<c {
                 let p = Int(word(d, cellStart + 4 * cell, UInt32.self)), end = Int(word(d, cellStart + 4 * cell + 4, UInt32.self))
                 guard end - p >= 2 else { continue }
-                let a = word(d, coords + 4 * p, UInt32.self), b = word(d, coords + 4 * p + 4, UInt32.self)
+                let a = word(d, points + 8 * p, UInt64.self), b = word(d, points + 8 * p + 8, UInt64.self)
                 guard a & 0xFF < b & 0xFF else { continue }
-                withUnsafeBytes(of: b.littleEndian) { d.replaceSubrange(coords + 4 * p ..< coords + 4 * p + 4, with: $0) }
-                withUnsafeBytes(of: a.littleEndian) { d.replaceSubrange(coords + 4 * p + 4 ..< coords + 4 * p + 8, with: $0) }
+                withUnsafeBytes(of: b.littleEndian) { d.replaceSubrange(points + 8 * p ..< points + 8 * p + 8, with: $0) }
+                withUnsafeBytes(of: a.littleEndian) { d.replaceSubrange(points + 8 * p + 8 ..< points + 8 * p + 16, with: $0) }
                 swapped = true
                 break
             }
