@@ -5,8 +5,9 @@
 /// The points of one grid row are stored by column inside each block, so the cells of any run
 /// of columns of a row hold one contiguous range of points. Finding that range takes a hash probe
 /// for the block (tens of KiB, cached), two popcounts over bitmaps and two cell offsets: no
-/// binary search, so no mispredicted branches. A point is 4 bytes of coordinates (offsets from
-/// its row and its block's west edge); its 4-byte code is read only for answers. The points of a
+/// binary search, so no mispredicted branches. A point is one 8-byte word: its coordinates
+/// (offsets from its row and its block's west edge) and its code, so an answer's code is in the
+/// cache line the search has just read. The points of a
 /// cell are sorted by latitude, so a search sweeps a cell from the latitude nearest the query
 /// and stops where the latitude difference alone passes its best distance.
 ///

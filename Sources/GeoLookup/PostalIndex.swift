@@ -157,12 +157,11 @@ public final class PostalIndex: @unchecked Sendable {
             var home: PostalGrid.Range? = nil
             grid.forEachRange(row: row, col0: column, col1: column, cache: &cache) { home = $0 }
             let homeEmpty = home == nil
-            let seed = homeEmpty ? PostalQuery.Seed(row0: row - 1, row1: row + 1, column0: column - 1, column1: column + 1)
+            var seed = homeEmpty ? PostalQuery.Seed(row0: row - 1, row1: row + 1, column0: column - 1, column1: column + 1)
                 : PostalQuery.Seed(row0: row, row1: row, column0: column, column1: column, cell: home)
             let seedSpan = 2.02 * grid.cellDiagonal
             var hintKey: UInt64 = 0
             var radius = seedSpan
-            var seedCell = seed
             var seedReach = seedSpan
             if homeEmpty, let hints {
                 hintKey = PostalSearchHints.key(row: row, column: column)
@@ -172,7 +171,7 @@ public final class PostalIndex: @unchecked Sendable {
                     // (its points lie within the remembered radius plus two cell diagonals: the
                     // cheap distance's error is bounded over that span)
                     if let (r, c) = start.answerCell {
-                        seedCell = PostalQuery.Seed(row0: r, row1: r, column0: c, column1: c)
+                        seed = PostalQuery.Seed(row0: r, row1: r, column0: c, column1: c)
                         seedReach = Swift.min(radius, maxDistance) + 2 * grid.cellDiagonal
                     }
                 }
@@ -185,7 +184,7 @@ public final class PostalIndex: @unchecked Sendable {
             }
             var firstScan = true
             while true {
-                let scan = q.scan(radius: radius, span: firstScan ? seedReach : seedSpan, seed: firstScan ? seedCell : nil,
+                let scan = q.scan(radius: radius, span: firstScan ? seedReach : seedSpan, seed: firstScan ? seed : nil,
                                   cache: cache, into: buffer)
                 firstScan = false
                 let bestCheap = scan.bestSquared.squareRoot()

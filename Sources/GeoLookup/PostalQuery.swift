@@ -141,12 +141,7 @@ struct PostalQuery {
         // one remembered block for the rows north of the query (starting from the caller's, the
         // query's own), one for those south of it
         var north = cache, south = cache
-        // the home row's cells are swept from the query's place in the row outward
-        let y = (latitude + 90) * grid.cellsPerDegree
-        let home = gridIndex(y)
-        let f = y - Double(home)
-        scanner.homeRow = home
-        scanner.homeFraction = Swift.min(Swift.max(f, 0), 0.999_999)
+        let home = scanner.homeRow, f = scanner.homePlace
         if let seed {
             // the seed's points of each of its rows are one run (two where the seed crosses into
             // another block: the rows then read the first again, a duplicate the ranking
@@ -204,10 +199,7 @@ struct PostalQuery {
     @inline(__always) func scanNearby(home: PostalGrid.Range, row: Int, column: Int, radius: Double,
                                       cache: PostalGrid.BlockCache, into buffer: UnsafeMutableBufferPointer<Candidate>) -> ScanResult? {
         var scanner = Scanner(query: self, radius: radius, span: radius, buffer: buffer)
-        let y = (latitude + 90) * grid.cellsPerDegree
-        let f = Swift.min(Swift.max(y - Double(row), 0), 0.999_999)
-        scanner.homeRow = row
-        scanner.homeFraction = f
+        let f = scanner.homePlace
         scanner.scanRange(home, side: 0, grid)
         // a chord of the reach spans at most one column either way while reach · columns per
         // metre stays below 1, and rows ± 2 lie beyond it while reach stays below a row
@@ -260,13 +252,16 @@ struct PostalQuery {
         var excluded = Skip()
         /// The last run of points scanned (for recording the seed's).
         var lastRun = Skip()
-        /// The query's grid row, and its place in it from the south edge (0..<1): where a sweep
-        /// of a home-row cell starts, as a fraction of the cell's points.
-        var homeRow = 0
-        var homeFraction = 0.0
+        /// The query's grid row, and its place in it from the south edge, in rows (0..<1): the
+        /// rows' distances count from it, and a sweep of a home-row cell starts there, as a
+        /// fraction of the cell's points.
+        let homeRow: Int, homePlace: Double
 
         @inline(__always) init(query: PostalQuery, radius: Double, span: Double, buffer: UnsafeMutableBufferPointer<Candidate>) {
             cheap = query.cheap
+            let y = (query.latitude + 90) * query.grid.cellsPerDegree
+            homeRow = PostalQuery.gridIndex(y)
+            homePlace = y - Double(homeRow)
             self.radius = radius
             self.buffer = buffer
             reach = radius
@@ -320,7 +315,8 @@ struct PostalQuery {
                         sweepSouth(r, from: s, to: e, grid.points)
                     } else {
                         // a guess of where the query's latitude falls among the cell's points
-                        let g = s &+ Int(Double(e &- s) * homeFraction)
+                        // (short of the end: the product may round up to it)
+                        let g = s &+ Int(Double(e &- s) * Swift.min(homePlace, 0.999_999))
                         sweepNorth(r, from: g, to: e, grid.points)
                         sweepSouth(r, from: s, to: g, grid.points)
                     }
