@@ -8,7 +8,7 @@ import Darwin
 /// nearest-centroid search by WGS84 geodesic distance.
 ///
 /// The file (built by `scripts/build_postal_data.py`, layout in its docstring) sorts the
-/// centroids into a grid of cells (1/200° by default) stored row run by row run, each cell
+/// centroids into a grid of cells (1/125° by default) stored row run by row run, each cell
 /// sorted by latitude (see ``PostalGrid``). A search sweeps its own cell (or the 3 × 3 around
 /// it, when empty) for a first best distance, then the neighbours or row runs that surely hold
 /// every centroid within it, ranks them by a
@@ -26,6 +26,8 @@ public final class PostalIndex: @unchecked Sendable {
 
     /// The mapped sections, as a trivial value the search copies freely (no reference counting).
     fileprivate let grid: PostalGrid
+    /// Grid cells per degree of the file's grid (for tests and tools).
+    var gridCellsPerDegree: Double { grid.cellsPerDegree }
 
     public static let magic = "GEPOSTL7"
     public static let formatVersion: UInt32 = 7
@@ -144,6 +146,9 @@ public final class PostalIndex: @unchecked Sendable {
     private func search(latitude: Double, longitude: Double, maxDistance: Double, hints: PostalSearchHints?) -> PostalMatch? {
         guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180,
               maxDistance >= 0 else { return nil }
+        // one copy of the grid for the whole search (read from the property at each step, it was
+        // copied before each call)
+        let grid = self.grid
         let q = PostalQuery(grid: grid, latitude: latitude, longitude: longitude)
         return withUnsafeTemporaryAllocation(of: PostalQuery.Candidate.self, capacity: PostalQuery.bufferCapacity) { buffer in
             // grow the searched radius until it surely holds the nearest centroid; the query's
@@ -179,12 +184,12 @@ public final class PostalIndex: @unchecked Sendable {
             radius = Swift.min(radius, maxDistance)
             // most points of a city: a near centroid in their own cell settles it within the 3 × 3
             if let home, radius == seedSpan,
-               let scan = q.scanNearby(home: home, row: row, column: column, radius: radius, cache: cache, into: buffer) {
-                return q.decide(scan, buffer, radius: radius, maxDistance: maxDistance)
+               let scan = q.scanNearby(grid, home: home, row: row, column: column, radius: radius, cache: cache, into: buffer) {
+                return q.decide(grid, scan, buffer, radius: radius, maxDistance: maxDistance)
             }
             var firstScan = true
             while true {
-                let scan = q.scan(radius: radius, span: firstScan ? seedReach : seedSpan, seed: firstScan ? seed : nil,
+                let scan = q.scan(grid, radius: radius, span: firstScan ? seedReach : seedSpan, seed: firstScan ? seed : nil,
                                   cache: cache, into: buffer)
                 firstScan = false
                 let bestCheap = scan.bestSquared.squareRoot()
@@ -193,15 +198,14 @@ public final class PostalIndex: @unchecked Sendable {
                     if hintKey != 0 {
                         // every point of the cell has a centroid within this one's distance plus
                         // the cell's diagonal; none within maxDistance: one scan of all of it
-                        let answerCell = scan.bestSquared.isFinite
-                            ? grid.cell(latitudeUnits: scan.bestLatUnits, longitudeUnits: scan.bestLngUnits) : nil
+                        let answerCell = scan.best(in: buffer).flatMap { grid.cell(latitudeUnits: $0.latUnits, longitudeUnits: $0.lngUnits) }
                         hints!.remember(scan.bestSquared.isFinite ? bestCheap * (1 + scan.eps) * 1.01 + grid.cellDiagonal : maxDistance,
                                         answerCell: answerCell, for: hintKey)
                     }
-                    if found { return q.decide(scan, buffer, radius: radius, maxDistance: maxDistance) }
+                    if found { return q.decide(grid, scan, buffer, radius: radius, maxDistance: maxDistance) }
                     // everything within maxDistance was scanned
                     guard scan.bestSquared.isFinite, bestCheap * (1 - scan.eps) <= maxDistance else { return nil }
-                    return q.decide(scan, buffer, radius: radius, maxDistance: maxDistance)
+                    return q.decide(grid, scan, buffer, radius: radius, maxDistance: maxDistance)
                 }
                 let next = scan.bestSquared.isFinite ? bestCheap * (1 + scan.eps) * 1.01 : radius * 4
                 radius = Swift.min(Swift.max(next, radius * 1.5), maxDistance)
