@@ -9,7 +9,7 @@ Output (geo-enrich container, see scripts/geodata_container.py): magic GEPOSTL7,
 counts = [points N, non-empty grid cells C, grid cells per degree G, coordinate scale S (10,000:
 coordinates are whole multiples of 1e-4 degree in GeoNames)]. Grid row = floor((lat + 90) * G),
 column = floor((lng + 180) * G), on the doubles of the decimal coordinates (the reader computes
-the same). G = 200 by default: cells of 556 m north-south and 358 m east-west at 50 N.
+the same). G = 125 by default: cells of 885 m north-south and 573 m east-west at 50 N.
 
 Cells are grouped in blocks of 64 x 64; a block's row is a "block row" (one grid row, 64 columns).
 Points are ordered by block, then grid row, then column, so the points of any run of columns of
@@ -56,7 +56,7 @@ import numpy as np
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
 import geodata_container  # noqa: E402
 
-G = int(__import__("os").environ.get("POSTAL_GRID", "200"))  # grid cells per degree
+G = int(__import__("os").environ.get("POSTAL_GRID", "125"))  # grid cells per degree
 S = 10_000
 CODE = re.compile(r"^([A-Z])([0-9])([A-Z]) ([0-9])([A-Z])([0-9])$")
 

@@ -50,7 +50,7 @@ public final class PostalSearchHints {
         Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> UInt64(64 - bits))
     }
 
-    /// 17 bits of column (a 1/200° grid has 72,000 columns; a finer one keeps no answer cell).
+    /// 17 bits of column (a 1/125° grid has 45,000 columns; one finer than 1/364° keeps no answer cell).
     private static let columnBits = 17
     private static let noCell: UInt64 = 0xFFFF_FFFF
 

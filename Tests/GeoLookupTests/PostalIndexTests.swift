@@ -124,10 +124,10 @@ struct PostalIndexTests {
     @Test("points a metre from a grid cell's edge or corner get the answer of a scan of every centroid")
     func cellEdges() throws {
         // the search reads the query's cell, then only the neighbours its best distance reaches
-        // (cells of 1/200°, points sorted by latitude in each): here the nearest centroid often
+        // (cells of the file's grid, points sorted by latitude in each): here the nearest centroid often
         // lies across the edge, in the cell beside, above, below or across the corner
         var rng = SystemRandomNumberGenerator()
-        let cellsPerDegree = 200.0, metre = 1 / 111_000.0
+        let cellsPerDegree = Self.index.gridCellsPerDegree, metre = 1 / 111_000.0
         var differing = 0
         for i in 0..<48 {
             var lat = Double.random(in: 43.60...43.75, using: &rng), lng = Double.random(in: -79.55 ... -79.30, using: &rng)
