@@ -296,7 +296,7 @@ struct PostalQuery {
             let col0 = PostalQuery.gridIndex(x - half)
             let col1 = PostalQuery.gridIndex(x + half)
             // the seed has read every point of a chord inside it (one branch: all four differences
-            // are non-negative; the defaults make the first two negative, in wrapping arithmetic)
+            // are non-negative; with no seed, the first is negative, in wrapping arithmetic)
             if (row &- seedRow0) | (seedRow1 &- row) | (col0 &- seedColumn0) | (seedColumn1 &- col1) >= 0 { return }
             excluded = seedRuns[row &- seedRow0]
             scanColumns(grid, row: row, col0, col1, cache: &cache)
