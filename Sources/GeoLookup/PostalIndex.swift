@@ -24,7 +24,7 @@ public final class PostalIndex: @unchecked Sendable {
     /// Number of distinct centroids (codes sharing one centroid count once).
     public var count: Int { grid.points.count }
 
-    /// The mapped sections, as a trivial value the search copies freely (no reference counting).
+    /// The mapped sections, as a trivial value (no reference counting); a search takes one copy.
     fileprivate let grid: PostalGrid
     /// Grid cells per degree of the file's grid (for tests and tools).
     var gridCellsPerDegree: Double { grid.cellsPerDegree }
