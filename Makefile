@@ -3,13 +3,17 @@
 # make bench   run the H3, lookup and engine benchmarks and their anchors (h3-py, the reference
 #              peer, the CLI's start-up and memory, `geo-enrich enrich` end to end against the
 #              peer) in one session, then write benchmarks/RESULTS.md
-#              (needs python3 with h3==4.5.0 and the peer's set-up, ../shared/bench/setup_peer.sh;
-#              the first run builds package-benchmark, minutes)
+#              (it installs what the anchors need first: the peer's set-up,
+#              ../shared/bench/setup_peer.sh, and h3==4.5.0 with it; the first run builds
+#              package-benchmark, minutes)
 
 SWIFT  ?= swift
 PYTHON ?= python3
 # the stream generator of the engine benchmarks (the issue's "realistic stream")
 GEN_STREAM ?= ../shared/bench/gen_stream.py
+# installs the peer's packages and data (numpy, scipy, shapely, pyproj, h3, the GeoNames and
+# Natural Earth files) when missing; the anchors run the peer's own code over them
+PEER_SETUP ?= ../shared/bench/setup_peer.sh
 
 BENCH_DIR := benchmarks
 BENCH_OUT := $(BENCH_DIR)/output
@@ -52,6 +56,7 @@ thresholds:
 bench:
 	rm -rf $(BENCH_OUT)
 	mkdir -p $(BENCH_OUT)
+	bash $(PEER_SETUP) > /dev/null
 	$(BENCH_CLI)
 	$(BENCH_STREAM)
 	cat /proc/loadavg > $(BENCH_OUT)/loadavg-before.txt
