@@ -111,8 +111,47 @@ def main():
         passed += ok
         failed += not ok
         print(f"{'ok  ' if ok else 'FAIL'} {name:7s} {len(pts)} points, {len(ca)} in Canada, {bad} mismatches")
+    ok = bad_lines_check(a.bin, rng)
+    passed += ok
+    failed += not ok
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
+
+
+def bad_lines_check(binary, rng):
+    """Bad lines among good ones: an error object in each one's place, the others answered,
+    a summary on stderr with the count and the first bad line, exit status 1; and output that
+    cannot be written (/dev/full) is an error, not a silent success."""
+    import json
+    good = "49.888171 -97.131112"
+    bad = ["abc", "91 0", "", "1 2 3", "nan 0", "49.9 -200"]
+    lines = [rng.choice(bad) if rng.random() < 0.3 else good for _ in range(2000)]
+    lines[0] = good
+    proc = subprocess.run([binary, "lookup"], input="".join(f"{l}\n" for l in lines), capture_output=True, text=True)
+    out = proc.stdout.splitlines()
+    problems = []
+    if proc.returncode != 1:
+        problems.append(f"exit {proc.returncode}, not 1")
+    if len(out) != len(lines):
+        problems.append(f"{len(out)} output lines for {len(lines)}")
+    for i, (line, answer) in enumerate(zip(lines, out)):
+        got = json.loads(answer)
+        if (line == good) == ("error" in got):
+            problems.append(f"line {i + 1} {line!r}: {answer}")
+            break
+    nbad = sum(l != good for l in lines)
+    first = next(i for i, l in enumerate(lines) if l != good) + 1
+    want = f"geo-enrich: {nbad} of {len(lines)} lines had no answer; the first, line {first}: "
+    if want not in proc.stderr:
+        problems.append(f"stderr {proc.stderr.strip()!r}, wanted it to start {want!r}")
+    with open("/dev/full", "w") as full:
+        big = subprocess.run([binary, "lookup"], input=f"{good}\n" * 100_000, stdout=full, stderr=subprocess.PIPE, text=True)
+    if big.returncode != 1 or "cannot write standard output" not in big.stderr:
+        problems.append(f"writing to /dev/full: exit {big.returncode}, stderr {big.stderr.strip()!r}")
+    for p in problems:
+        print(f"  {p}")
+    print(f"{'FAIL' if problems else 'ok  '} bad lines and a failed output ({nbad} bad lines of {len(lines)})")
+    return not problems
 
 
 if __name__ == "__main__":

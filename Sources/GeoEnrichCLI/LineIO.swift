@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -49,9 +50,14 @@ struct LineReader {
 }
 
 /// Buffered writes to a file descriptor, flushed at 64 KiB and at the end.
+///
+/// A failed write (a full disk, a closed pipe with SIGPIPE ignored) is kept in ``failure``,
+/// and the bytes from then on are dropped: the caller checks it and stops.
 final class OutputBuffer {
     private let fd: Int32
     private var bytes: [UInt8] = []
+    /// The `errno` of the first write that failed, if one did.
+    private(set) var failure: Int32?
 
     init(fileDescriptor: Int32) {
         fd = fileDescriptor
@@ -83,11 +89,12 @@ final class OutputBuffer {
 
     func flush() {
         var off = 0
-        while off < bytes.count {
+        while off < bytes.count, failure == nil {
             let n = bytes[off...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 // a closed pipe or full disk: nothing more can be written
+                failure = errno
                 break
             }
             off += n
@@ -112,7 +119,9 @@ struct LineError: Error, CustomStringConvertible {
 
 /// The loop shared by the line tools (`h3 …`, `lookup`): read standard input line by line,
 /// split each line into fields (spaces, tabs or commas), write exactly one answer line per
-/// input line, and exit with status 1 at the end when any line had no answer.
+/// input line, and exit with status 1 at the end when any line had no answer, after a
+/// summary on standard error (how many lines failed of how many, and the first one's number
+/// and reason). Output that cannot be written stops the run with an error.
 enum LineTool {
     /// - Parameters:
     ///   - errorLine: the output line for a line that failed, from the error's description.
@@ -123,19 +132,34 @@ enum LineTool {
                     _ answer: ([Substring]) throws -> String) throws {
         var reader = LineReader(fileDescriptor: STDIN_FILENO)
         let out = OutputBuffer(fileDescriptor: STDOUT_FILENO)
-        var failed = 0
-        try reader.forEachLine { bytes in
-            if fastPath(bytes, out) { return }
-            let line = String(decoding: bytes, as: UTF8.self)
-            let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
-            do {
-                out.writeLine(try answer(fields))
-            } catch {
-                failed += 1
-                out.writeLine(errorLine("\(error)"))
+        var lines = 0, failed = 0
+        var firstFailure: (line: Int, reason: String)? = nil
+        do {
+            try reader.forEachLine { bytes in
+                guard out.failure == nil else { throw StopReading() }
+                lines += 1
+                if fastPath(bytes, out) { return }
+                let line = String(decoding: bytes, as: UTF8.self)
+                let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
+                do {
+                    out.writeLine(try answer(fields))
+                } catch {
+                    failed += 1
+                    if firstFailure == nil { firstFailure = (lines, "\(error)") }
+                    out.writeLine(errorLine("\(error)"))
+                }
             }
-        }
+        } catch is StopReading {}
         out.flush()
-        if failed > 0 { throw ExitCode(1) }
+        if let e = out.failure {
+            throw IOError(message: "cannot write standard output: \(String(cString: strerror(e))); stopped after \(lines) input lines")
+        }
+        if let first = firstFailure {
+            FileHandle.standardError("geo-enrich: \(failed) of \(lines) lines had no answer; the first, line \(first.line): \(first.reason)")
+            throw ExitCode(1)
+        }
     }
+
+    /// Ends the read loop early (the output has failed).
+    private struct StopReading: Error {}
 }
