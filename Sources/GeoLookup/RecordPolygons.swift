@@ -31,7 +31,8 @@ final class RecordPolygons {
     ///
     /// - Complexity: O(n) in the points, plus the grid cells the polygons' envelopes cover.
     init(wkb: UnsafeRawBufferPointer) {
-        let polygons = WKBStructure.polygons(in: wkb)
+        // (a polygon without points, which WKB allows, holds no point and has no envelope)
+        let polygons = WKBStructure.polygons(in: wkb).filter { $0.pointCount > 0 }
         let order = polygons.indices.sorted {
             (polygons[$0].pointCount, $1) > (polygons[$1].pointCount, $0)
         }

@@ -232,6 +232,14 @@ struct CountryIndexTests {
             case .nodeLoopsBack: put(CountryFileLayout.kindNode | 0, atPayload: nodes + 16)
             case .listOutOfRange: put(CountryFileLayout.kindList | 0x3FFF_FFF0, atPayload: tiles + 8)
             case .wkbTypeUnknown: data[128 + wkb + 1] = 7
+            case .coordinateOutOfRange:
+                // the second x of the first record's first ring (finite, and the ring still
+                // closed, so only the range check refuses it): after the byte order, the type,
+                // (for a MultiPolygon, the part count and the part's header,) the ring and point
+                // counts, and the first point
+                let type = data[128 + wkb + 1]
+                let x = 128 + wkb + (type == 6 ? 22 : 13) + 16
+                withUnsafeBytes(of: (1e300).bitPattern.littleEndian) { data.replaceSubrange(x..<(x + 8), with: $0) }
             }
             let checksum = data[128...].withUnsafeBytes { DataFile.checksum($0) }
             withUnsafeBytes(of: checksum.littleEndian) { data.replaceSubrange(24..<32, with: $0) }
@@ -247,7 +255,7 @@ struct CountryIndexTests {
     }
 
     enum StructuralDamage: String, CaseIterable, Sendable {
-        case tileNamesMissingRecord, unusedEntryValue, nodeLoopsBack, listOutOfRange, wkbTypeUnknown
+        case tileNamesMissingRecord, unusedEntryValue, nodeLoopsBack, listOutOfRange, wkbTypeUnknown, coordinateOutOfRange
 
         var mentions: String {
             switch self {
@@ -256,6 +264,7 @@ struct CountryIndexTests {
             case .nodeLoopsBack: "not after its own"
             case .listOutOfRange: "does not fit"
             case .wkbTypeUnknown: "geometry type 7"
+            case .coordinateOutOfRange: "not in degrees within ±180 longitude"
             }
         }
     }
