@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of geo-enrich: installs what is missing, runs the Swift test suite, then
 # the differential checks of the CLI: H3 against PyPI h3 4.5.0 on 200,000 fresh random points,
-# the lookup against the peer's lookup (../shared/bench) on 40,000 points, and `enrich` against
+# the lookup against the peer's lookup (../shared/bench) on 40,000 points, 150 lookups over randomly
+# damaged data files (refused or answered, never a crash), and `enrich` against
 # the peer on a fresh 100,000-line stream with every kind of broken line, the push end to end
 # against a failing server, the hot operations' allocation counts (benchmarks/Thresholds), and
 # Spark local[2] against one process (integrations/spark).
@@ -21,6 +22,8 @@ if [ ! -f "$peer/peer_enrich.py" ]; then
 fi
 bash "$peer/setup_peer.sh" >/dev/null
 python3 scripts/lookup_diffcheck.py --bin .build/release/geo-enrich --peer "$peer/peer_enrich.py"
+# damaged data files (random bytes, checksum made good) are refused at open or still answer: never a crash
+python3 scripts/data_fuzz.py --bin .build/release/geo-enrich --runs 150
 
 # `enrich` against the peer itself: a fresh generated stream with the broken-lines corpus
 # spliced in, under three configurations; output, error lines and statistics must agree
