@@ -83,7 +83,9 @@ public final class DataFile: @unchecked Sendable {
             }
             guard headerSize == DataFile.headerSize else { throw DataFileError.Reason.corrupt("header size \(headerSize)") }
             guard payloadSize == UInt64(size - DataFile.headerSize) else {
-                throw DataFileError.Reason.truncated(expected: DataFile.headerSize + Int(clamping: payloadSize), actual: size)
+                // (a damaged size field can be near 2⁶⁴: the sum saturates rather than trap)
+                let (expected, overflow) = DataFile.headerSize.addingReportingOverflow(Int(clamping: payloadSize))
+                throw DataFileError.Reason.truncated(expected: overflow ? Int.max : expected, actual: size)
             }
             // a megabyte at a time, each given back once summed: opening does not make the whole
             // file resident (the pages stay in the page cache; lookups fault in what they read)

@@ -165,6 +165,18 @@ struct PostalIndexTests {
         }
     }
 
+    @Test("a payload size near 2^64 in the header is an error, not an overflow")
+    func hugePayloadSize() throws {
+        // the size field's top byte, as a damaged header might hold it
+        let path = try TestData.alteredCopy(of: "postal_ca.bin") { $0[$0.startIndex + 23] ^= 0x80 }
+        #expect {
+            _ = try PostalIndex(path: path)
+        } throws: { error in
+            guard let e = error as? DataFileError, case .truncated = e.reason else { return false }
+            return "\(e)".contains(path)
+        }
+    }
+
     @Test("a flipped byte is caught by the checksum")
     func corrupted() throws {
         let path = try TestData.alteredCopy(of: "postal_ca.bin") { $0[$0.count - 1000] ^= 0x10 }
