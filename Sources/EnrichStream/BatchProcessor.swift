@@ -92,10 +92,12 @@ final class BatchProcessor: @unchecked Sendable {
     /// Parses and decides every line of `batch`.
     func process(_ batch: LineBatch) {
         let n = batch.lines.count
-        batch.records = Array(repeating: nil, count: n)
-        batch.badReasons = Array(repeating: nil, count: n)
-        batch.outcomes = Array(repeating: .blank, count: n)
-        batch.routes = Array(repeating: 0, count: n)
+        // in the batch's own storage (kept by `reset()`): a new array each batch was a fresh
+        // mapping, page-faulted in line by line
+        batch.records.refill(nil, count: n)
+        batch.badReasons.refill(nil, count: n)
+        batch.outcomes.refill(.blank, count: n)
+        batch.routes.refill(0, count: n)
         for p in partitions.indices {
             swap(&partitions[p].output, &batch.partitionBytes[p])
             swap(&partitions[p].results, &batch.partitionResults[p])

@@ -44,7 +44,10 @@ final class BatchWriter {
         var next = Array(repeating: 0, count: batch.partitionResults.count)
         // counted in a local copy (no exclusivity check per line), stored back at the end
         var statistics = self.statistics
-        var gathered = self.gathered
+        // taken, not copied: a copy would share the storage, and emptying it would then allocate
+        // a new buffer each batch
+        var gathered: [UInt8] = []
+        swap(&gathered, &self.gathered)
         gathered.removeAll(keepingCapacity: true)
         defer {
             self.statistics = statistics

@@ -167,3 +167,12 @@ final class LineBatch: @unchecked Sendable {
                                    count: span.count)
     }
 }
+
+extension Array {
+    /// Replaces the contents with `count` copies of `value`, in the storage the array already has
+    /// when it is large enough (no new allocation).
+    mutating func refill(_ value: Element, count: Int) {
+        removeAll(keepingCapacity: true)
+        append(contentsOf: repeatElement(value, count: count))
+    }
+}
