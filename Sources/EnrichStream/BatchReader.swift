@@ -23,8 +23,12 @@ protocol BatchSource {
 struct BatchReader: BatchSource {
     private let input: InputFile
     private let stop: StopFlag
-    /// The start of a line that did not fit in the last batch.
+    /// The start of a line that did not fit in the last batch, or, when that batch reached its
+    /// line limit, the lines after its last.
     private var carry: [UInt8] = []
+    /// Whether ``carry`` is the rest of a batch stopped by its line limit (whole lines, which fit
+    /// a batch as they are) rather than the start of one long line (which needs room to grow).
+    private var carryAfterLineLimit = false
     private var nextLineNumber = 1
     private var atEnd = false
     /// Bytes read so far (for progress).
@@ -42,7 +46,9 @@ struct BatchReader: BatchSource {
     /// - Throws: ``StreamError`` when reading fails.
     mutating func fill(_ batch: LineBatch) throws(StreamError) -> Bool {
         batch.reset()
-        if carry.count * 2 > batch.capacity { batch.reserve(carry.count * 2) }
+        if carry.count > batch.capacity || (!carryAfterLineLimit && carry.count * 2 > batch.capacity) {
+            batch.reserve(carry.count * 2)
+        }
         if !carry.isEmpty {
             carry.withUnsafeBytes { batch.storage.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
             batch.filled = carry.count
@@ -53,13 +59,15 @@ struct BatchReader: BatchSource {
         while true {
             let base = batch.storage.baseAddress!.assumingMemoryBound(to: UInt8.self)
             // every complete line in what has been read
-            while scanned < batch.filled,
+            while scanned < batch.filled, batch.lines.count < LineBatch.maxLines,
                   let nl = memchr(base + scanned, 0x0A, batch.filled - scanned) {
                 let end = base.distance(to: nl.assumingMemoryBound(to: UInt8.self))
                 addLine(batch, start: lineStart, end: end)
                 lineStart = end + 1
                 scanned = lineStart
             }
+            // at the line limit, the rest waits for the next batch (in the carry)
+            if batch.lines.count >= LineBatch.maxLines { break }
             scanned = batch.filled
             if atEnd {
                 if lineStart < batch.filled {
@@ -93,6 +101,7 @@ struct BatchReader: BatchSource {
                 bytesRead += n
             }
         }
+        carryAfterLineLimit = batch.lines.count >= LineBatch.maxLines
         if lineStart < batch.filled {
             carry.append(contentsOf: UnsafeRawBufferPointer(start: batch.storage.baseAddress! + lineStart,
                                                             count: batch.filled - lineStart))

@@ -78,6 +78,12 @@ enum ReadyRecord {
 /// the stage holding it touches it (within a stage, workers write disjoint parts: their own
 /// range of lines when parsing, their own partition's buffer and lines' results when deciding).
 final class LineBatch: @unchecked Sendable {
+    /// The most lines a batch holds, whatever their length. Each line costs about 130 bytes of
+    /// state besides its bytes (its span, parsed record, outcome), so a megabyte of blank lines,
+    /// a million of them, would hold 130 MB a batch; ordinary lines (about 150 bytes) fill a
+    /// batch's bytes long before this.
+    static let maxLines = 1 << 16
+
     /// The batch's own buffer, which ``BatchReader`` reads into.
     private(set) var storage: UnsafeMutableRawBufferPointer
     /// Where the lines' bytes are: ``storage``, or a part of a memory-mapped input file

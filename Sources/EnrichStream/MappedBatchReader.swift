@@ -74,7 +74,7 @@ struct MappedBatchReader: BatchSource {
         let base = p + offset
         let n = end - offset
         var start = 0
-        while start < n {
+        while start < n && batch.lines.count < LineBatch.maxLines {
             var lineEnd = n
             var next = n
             if let nl = memchr(base + start, 0x0A, n - start) {
@@ -97,10 +97,11 @@ struct MappedBatchReader: BatchSource {
             nextLineNumber += 1
             start = next
         }
+        // `start` is `n` unless the line limit stopped the loop: the next batch starts there
         batch.base = UnsafePointer(base)
-        batch.filled = n
-        batch.mapped = (input, offset..<end)
-        offset = end
+        batch.filled = start
+        batch.mapped = (input, offset..<(offset + start))
+        offset += start
         return true
     }
 }

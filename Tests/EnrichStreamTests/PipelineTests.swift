@@ -89,6 +89,27 @@ import Testing
         #expect(run.statistics.lines == 1 && run.statistics.errors == 0 && run.outputLines.count == 1)
     }
 
+    /// 280,000 blank lines fit in one batch's bytes but not in its line limit
+    /// (`LineBatch.maxLines`, 65,536), so the readers end batches on the limit four times and
+    /// carry the rest: every line must still be read once, in order, with its own number.
+    @Test(arguments: [true, false])
+    func manyShortLinesCrossTheLineLimitWithTheirNumbers(mapping: Bool) throws {
+        let blanks = String(repeating: "\n", count: 70_000)
+        var input = ""
+        for k in 0..<4 {
+            input += blanks + "not json\n" + Self.fix("s1", 1_764_237_600_000 + Int64(k) * 60_000, 43.6 + Double(k) * 0.01, -79.38) + "\n"
+        }
+        let run = try StreamRun.run(input, mapping: mapping)
+        #expect(run.statistics.lines == 8 && run.statistics.errors == 4 && run.statistics.fixesAccepted == 4)
+        #expect(run.statistics.reconciles)
+        let numbers = run.errorLines.map { line -> Int in
+            let text = String(decoding: line, as: UTF8.self)
+            return Int(text.dropFirst(#"{"line":"#.count).prefix { $0 != "," }) ?? -1
+        }
+        #expect(numbers == [70_001, 140_003, 210_005, 280_007])
+        #expect(run.outputLines.count == 4)
+    }
+
     @Test func resultsDoNotDependOnBatchSizeOrWorkers() throws {
         var lines: [String] = []
         var t: Int64 = 1_764_237_600_000
