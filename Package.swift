@@ -38,12 +38,17 @@ let package = Package(
         // and the `geo` splice of the output line, byte-exact with the peer. No dependencies.
         .target(name: "RecordCodec"),
 
+        // The one place where threads share what the compiler cannot check (a pthread lock with
+        // a condition, hand-overs of non-Sendable values, a batch's bytes), used by the engine's
+        // shards and the stream's runner; package-internal, no dependencies.
+        .target(name: "ThreadSharing"),
+
         // The engine of contract rules 1-7: sessions, distance filter, expiry, attach, consent.
-        .target(name: "EnrichEngine", dependencies: ["H3Core", "GeoBridge", "GeoLookup"]),
+        .target(name: "EnrichEngine", dependencies: ["H3Core", "GeoBridge", "GeoLookup", "ThreadSharing"]),
 
         // NDJSON streams through the engine on all cores: batches read, parsed and decided in
         // parallel (sessions partitioned), written in input order, every line counted.
-        .target(name: "EnrichStream", dependencies: ["EnrichEngine", "RecordCodec", "GeoLookup"]),
+        .target(name: "EnrichStream", dependencies: ["EnrichEngine", "RecordCodec", "GeoLookup", "ThreadSharing"]),
 
         // Accepted locations to the MobileTracker session-location endpoint: a pure scheduler
         // (coalescing, ordering, retries, bounds) driven over async-http-client.
@@ -67,7 +72,7 @@ let package = Package(
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup"], exclude: ["Fixtures"]),
         .testTarget(name: "EnrichEngineTests", dependencies: ["EnrichEngine", "TestSupport"]),
         .testTarget(name: "RecordCodecTests", dependencies: ["RecordCodec"], exclude: ["Fixtures"]),
-        .testTarget(name: "EnrichStreamTests", dependencies: ["EnrichStream", "RecordCodec", "GeoLookup"],
+        .testTarget(name: "EnrichStreamTests", dependencies: ["EnrichStream", "EnrichEngine", "RecordCodec", "GeoLookup", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "LocationPushTests", dependencies: [
             "LocationPush",

@@ -1,5 +1,5 @@
 import GeoLookup
-import Synchronization
+import ThreadSharing
 
 /// The enrichment engine for an ingestion service: many threads ingest fixes and attach
 /// locations to events concurrently.
@@ -15,11 +15,12 @@ import Synchronization
 /// let location = engine.attach(session: id, at: eventTime)
 /// ```
 public final class LocationEngine<Enricher: FixEnricher>: Sendable {
-    /// One shard: a session table and its enricher behind a mutex.
+    /// One shard: a session table and its enricher behind a lock (a pthread mutex, which the
+    /// thread sanitizer sees; see ``ThreadSharing/Monitor``).
     @usableFromInline
     final class Shard: Sendable {
-        @usableFromInline let table: Mutex<SessionTable<Enricher>>
-        init(_ table: sending SessionTable<Enricher>) { self.table = Mutex(table) }
+        @usableFromInline let table: Monitor<SessionTable<Enricher>>
+        init(_ table: sending SessionTable<Enricher>) { self.table = Monitor(table) }
     }
 
     public let configuration: EngineConfiguration

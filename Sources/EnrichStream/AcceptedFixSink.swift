@@ -8,11 +8,3 @@ public protocol AcceptedFixSink: Sendable {
     ///   - body: `{"latitude":…,"longitude":…,"accuracy":…}` (JSON; accuracy left out when absent).
     func accepted(session: String, body: [UInt8])
 }
-
-/// An accepted fix waiting in its batch for the writer.
-struct PushItem {
-    /// The fix's line in the batch.
-    var line: Int32
-    var session: String
-    var body: [UInt8]
-}

@@ -41,7 +41,10 @@ final class BatchWriter {
     /// - Throws: ``StreamError`` when an output cannot be written.
     func write(_ batch: LineBatch) throws(StreamError) -> Bool {
         let base = batch.base
-        var next = Array(repeating: 0, count: batch.partitionResults.count)
+        // local lets: no exclusivity check on the batch's properties per line
+        let chunks = batch.chunks
+        let outputs = batch.outputs
+        var next = Array(repeating: 0, count: outputs.count)
         // counted in a local copy (no exclusivity check per line), stored back at the end
         var statistics = self.statistics
         // taken, not copied: a copy would share the storage, and emptying it would then allocate
@@ -53,67 +56,71 @@ final class BatchWriter {
             self.statistics = statistics
             self.gathered = gathered
         }
-        for i in batch.lines.indices {
-            switch batch.outcomes[i] {
-            case .blank:
-                continue
-            case .record, .records:
-                let p = Int(batch.routes[i])
-                let decided = batch.partitionResults[p][next[p]]
-                next[p] += 1
-                statistics.countLine()
-                if decided.outcome == .records {
-                    let outcomes = batch.partitionOutcomes[p]
-                    for k in Int(decided.firstOutcome)..<Int(decided.firstOutcome + decided.outcomeCount) {
-                        statistics.count(outcomes[k])
-                    }
-                } else {
-                    statistics.count(decided.outcome)
-                }
-                switch decided.output {
-                case .none:
+        for chunk in chunks {
+            for j in chunk.lines.indices {
+                let i = chunk.first + j
+                switch chunk.lines[j] {
+                case .blank:
                     continue
-                case .input:
-                    let span = batch.lines[i]
-                    gathered.append(contentsOf: UnsafeBufferPointer(start: base + span.start, count: span.count))
-                    gathered.append(0x0A)
-                case .written:
-                    batch.partitionBytes[p].withUnsafeBufferPointer { bytes in
-                        gathered.append(contentsOf: UnsafeBufferPointer(
-                            rebasing: bytes[Int(decided.start)..<Int(decided.start + decided.count)]))
+                case .record, .records:
+                    let p = Int(chunk.routes[j])
+                    let decided = outputs[p].lines[next[p]]
+                    next[p] += 1
+                    statistics.countLine()
+                    if decided.outcome == .records {
+                        for k in Int(decided.firstOutcome)..<Int(decided.firstOutcome + decided.outcomeCount) {
+                            statistics.count(outputs[p].recordOutcomes[k])
+                        }
+                    } else {
+                        statistics.count(decided.outcome)
                     }
-                    gathered.append(0x0A)
-                }
-            default:
-                statistics.countLine()
-                statistics.count(.error)
-                let span = batch.lines[i]
-                report.removeAll(keepingCapacity: true)
-                BadLineReport.append(line: span.number, file: inputNames?[batch.source],
-                                     reason: batch.badReasons[i] ?? .invalidJSON,
-                                     raw: UnsafeBufferPointer(start: base + span.start, count: span.count),
-                                     to: &report)
-                try errors.appendLine(report, report.indices)
-                if let maxErrors, statistics.errors >= maxErrors {
-                    reachedErrorLimit = true
-                    statistics.stoppedEarly = true
-                    try output.append(gathered)
-                    submitPushes(batch, before: i)
-                    return false
+                    switch decided.output {
+                    case .none:
+                        continue
+                    case .input:
+                        let span = batch.lines[i]
+                        gathered.append(contentsOf: UnsafeBufferPointer(start: base + span.start, count: span.count))
+                        gathered.append(0x0A)
+                    case .written:
+                        outputs[p].bytes.withUnsafeBufferPointer { bytes in
+                            gathered.append(contentsOf: UnsafeBufferPointer(
+                                rebasing: bytes[Int(decided.start)..<Int(decided.start + decided.count)]))
+                        }
+                        gathered.append(0x0A)
+                    }
+                case .bad(let reason):
+                    statistics.countLine()
+                    statistics.count(.error)
+                    let span = batch.lines[i]
+                    report.removeAll(keepingCapacity: true)
+                    BadLineReport.append(line: span.number, file: inputNames?[batch.source], reason: reason,
+                                         raw: UnsafeBufferPointer(start: base + span.start, count: span.count),
+                                         to: &report)
+                    try errors.appendLine(report, report.indices)
+                    if let maxErrors, statistics.errors >= maxErrors {
+                        reachedErrorLimit = true
+                        statistics.stoppedEarly = true
+                        try output.append(gathered)
+                        submitAccepted(batch, before: i)
+                        return false
+                    }
                 }
             }
         }
         try output.append(gathered)
-        submitPushes(batch, before: batch.lines.count)
+        submitAccepted(batch, before: batch.lines.count)
         return true
     }
 
     /// Hands the batch's accepted fixes on lines before `limit` to the push sink.
-    private func submitPushes(_ batch: LineBatch, before limit: Int) {
+    private func submitAccepted(_ batch: LineBatch, before limit: Int) {
         guard let pushSink else { return }
-        for pushes in batch.partitionPushes {
-            for item in pushes where Int(item.line) < limit {
-                pushSink.accepted(session: item.session, body: item.body)
+        for output in batch.outputs {
+            for accepted in output.accepted where Int(accepted.line) < limit {
+                let fix = accepted.fix
+                pushSink.accepted(session: accepted.session.rawValue,
+                                  body: PushBody.json(latitude: fix.latitude, longitude: fix.longitude,
+                                                      accuracy: fix.accuracy))
             }
         }
     }

@@ -1,5 +1,6 @@
 import EnrichEngine
 import Foundation
+import RecordCodec
 
 /// How a stream is enriched: the engine's rules and the stream's own settings.
 public struct EnrichOptions: Sendable {

@@ -1,3 +1,4 @@
+import ThreadSharing
 import Dispatch
 import EnrichEngine
 import Foundation
@@ -8,8 +9,8 @@ import Synchronization
 /// order, count everything.
 ///
 /// Three stages joined by bounded queues, each batch going through them in turn:
-/// a reader thread cuts the inputs into ``LineBatch``es; the calling thread parses and decides
-/// each batch with the ``BatchProcessor``'s workers; a writer thread writes the batches in
+/// a reader thread cuts the inputs into ``LineBatch``es; the calling thread reads and decides
+/// each batch with the ``ParallelRunner``'s workers; a writer thread writes the batches in
 /// order. A fixed pool of batches circulates, so memory is the same for a thousand lines or a
 /// billion (about `4 × batchBytes` of input and its output, plus the sessions' state).
 ///
@@ -20,16 +21,18 @@ import Synchronization
 /// let stats = try pipeline.run(inputs: [InputFile(path: "-")], output: .standardOutput(),
 ///                              errors: .standardError())
 /// ```
-public final class EnrichPipeline: @unchecked Sendable {
+///
+/// Not `Sendable`: a pipeline runs one stream at a time, on the thread that calls ``run``.
+public final class EnrichPipeline {
     public let options: EnrichOptions
-    private let processor: BatchProcessor
+    private let runner: ParallelRunner
 
     /// - Throws: ``GeoBridge/GEOSError`` when GEOS cannot make a context.
     public init(options: EnrichOptions, lookup: LocationLookup) throws {
         self.options = options
-        processor = try BatchProcessor(configuration: options.engine, lookup: lookup, workers: options.workers,
-                                       emitRejected: options.emitRejected, format: options.format,
-                                       pushing: options.pushSink != nil)
+        runner = try ParallelRunner(configuration: options.engine, lookup: lookup, workers: options.workers,
+                                    format: options.format, emitRejected: options.emitRejected,
+                                    collectsAccepted: options.pushSink != nil)
     }
 
     /// What the run has done so far, for a progress display.
@@ -45,10 +48,14 @@ public final class EnrichPipeline: @unchecked Sendable {
     }
 
     /// Sessions holding location state now.
-    public var liveSessions: Int { processor.liveSessions }
+    public var liveSessions: Int { runner.liveSessions }
 
     /// Runs the stream to the end of the last input, or until `stop` is raised or the error limit
     /// is reached, and writes out everything read.
+    ///
+    /// Three stages joined by bounded queues: a reader thread cuts the inputs into batches, this
+    /// thread reads and decides each batch with the ``ParallelRunner``'s workers, a writer
+    /// thread writes them in order. Each batch is held by one stage at a time.
     ///
     /// - Parameters:
     ///   - inputs: the inputs, read in order as one stream.
@@ -62,13 +69,12 @@ public final class EnrichPipeline: @unchecked Sendable {
     public func run(inputs: [InputFile], output: OutputFile, errors: OutputFile, stop: StopFlag = StopFlag(),
                     progress: (@Sendable (Progress) -> Void)? = nil) throws(StreamError) -> EnrichStatistics {
         let started = DispatchTime.now().uptimeNanoseconds
-        let workers = processor.workers
         let poolSize = 4
-        let free = BlockingQueue<LineBatch>(capacity: poolSize)
-        let read = BlockingQueue<LineBatch>(capacity: poolSize)
-        let decided = BlockingQueue<LineBatch>(capacity: poolSize)
-        for _ in 0..<poolSize { free.push(LineBatch(capacity: options.batchBytes, partitions: workers)) }
-        let failure = Mutex<StreamError?>(nil)
+        let free = BlockingQueue<Handoff<LineBatch>>(capacity: poolSize)
+        let read = BlockingQueue<Handoff<LineBatch>>(capacity: poolSize)
+        let decided = BlockingQueue<Handoff<LineBatch>>(capacity: poolSize)
+        for _ in 0..<poolSize { free.push(Handoff(LineBatch(capacity: options.batchBytes))) }
+        let failure = Monitor<StreamError?>(nil)
         // the writer raises `halt` to stop the reader (error limit, failed output) without
         // counting as the user's stop; the reader stops on either
         let halt = StopFlag()
@@ -76,33 +82,34 @@ public final class EnrichPipeline: @unchecked Sendable {
         let totalBytes: Int? = inputs.allSatisfy { $0.size != nil } ? inputs.reduce(0) { $0 + ($1.size ?? 0) } : nil
 
         // reader: inputs → batches
-        let readerDone = DispatchSemaphore(value: 0)
+        let readerDone = Latch()
+        let readerInputs = Handoff(inputs)
         let readerThread = Thread {
             defer { read.close(); readerDone.signal() }
             // one input's batches into the queue; false when the run must stop
             func pump(_ reader: inout some BatchSource, input index: Int, before: Int) -> Bool {
                 while !readerStop.isRequested {
-                    guard let batch = free.pop() else { return false }
+                    guard let batch = free.pop()?.value else { return false }
                     do throws(StreamError) {
                         guard try reader.fill(batch) else {
-                            free.push(batch)
+                            free.push(Handoff(batch))
                             return true
                         }
                     } catch {
                         failure.withLock { if $0 == nil { $0 = error } }
                         halt.request(1)
                         readerStop.request(1)
-                        free.push(batch)
+                        free.push(Handoff(batch))
                         return false
                     }
                     batch.source = index
                     batch.bytesReadBefore = before + reader.bytesRead
-                    read.push(batch)
+                    read.push(Handoff(batch))
                 }
                 return false
             }
             var before = 0
-            for (index, input) in inputs.enumerated() {
+            for (index, input) in readerInputs.value.enumerated() {
                 if let mapped = input.map() {
                     // a regular file: read in place
                     var reader = MappedBatchReader(input: mapped, stop: readerStop)
@@ -117,17 +124,18 @@ public final class EnrichPipeline: @unchecked Sendable {
         }
 
         // writer: decided batches → outputs, in order
-        let writer = BatchWriter(output: output, errors: errors, maxErrors: options.maxErrors,
-                                 inputNames: inputs.count > 1 ? inputs.map(\.name) : nil, pushSink: options.pushSink)
-        let writerDone = DispatchSemaphore(value: 0)
-        let writerBox = UncheckedBox(writer)
+        let writerBox = Handoff(BatchWriter(output: output, errors: errors, maxErrors: options.maxErrors,
+                                            inputNames: inputs.count > 1 ? inputs.map(\.name) : nil,
+                                            pushSink: options.pushSink))
+        let writerDone = Latch()
+        let written = Monitor(EnrichStatistics())
         let writerThread = Thread {
             defer { writerDone.signal() }
             let writer = writerBox.value
             var writing = true
             var lastProgress = started
             var bytes = 0
-            while let batch = decided.pop() {
+            while let batch = decided.pop()?.value {
                 if writing {
                     do throws(StreamError) {
                         if try !writer.write(batch) {
@@ -146,7 +154,7 @@ public final class EnrichPipeline: @unchecked Sendable {
                 }
                 if let (input, range) = batch.mapped { input.release(range) }
                 batch.reset()  // drops the batch's hold on the mapping
-                free.push(batch)
+                free.push(Handoff(batch))
                 if let progress {
                     let now = DispatchTime.now().uptimeNanoseconds
                     if now - lastProgress >= 500_000_000 {
@@ -158,28 +166,24 @@ public final class EnrichPipeline: @unchecked Sendable {
             }
             writer.countBytes(bytes)
             do throws(StreamError) { try writer.flush() } catch { failure.withLock { if $0 == nil { $0 = error } } }
+            let statistics = writer.statistics
+            written.withLock { $0 = statistics }
         }
         readerThread.start()
         writerThread.start()
 
-        // this thread: parse and decide
-        while let batch = read.pop() {
-            if !halt.isRequested { processor.process(batch) } else { batch.lines.removeAll() }
-            decided.push(batch)
+        // this thread: read and decide
+        while let batch = read.pop()?.value {
+            if !halt.isRequested { runner.process(batch) } else { batch.reset() }
+            decided.push(Handoff(batch))
         }
         decided.close()
         readerDone.wait()
         writerDone.wait()
 
-        var statistics = writer.statistics
+        var statistics = written.withLock { $0 }
         if stop.isRequested { statistics.stoppedEarly = true }
         if let error = failure.withLock({ $0 }) { throw error }
         return statistics
     }
-}
-
-/// Hands a non-`Sendable` object to one other thread, which alone uses it until it is joined.
-struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

@@ -44,7 +44,7 @@ public struct EnrichStatistics: Sendable, Equatable {
     /// Counts one record's outcome.
     mutating func count(_ outcome: LineOutcome) {
         switch outcome {
-        case .blank, .record, .records: return
+        case .blank, .records: return
         case .error: errors += 1
         case .event: events += 1
         case .eventEnriched: events += 1; eventsEnriched += 1

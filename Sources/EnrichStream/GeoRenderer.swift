@@ -9,16 +9,11 @@ import RecordCodec
 /// enrichment is unchanged (a fix's own line and its events cost one rendering). The cache is
 /// emptied when it reaches ``cacheLimit`` sessions, so its memory is bounded.
 struct GeoRenderer {
-    let format: RecordFormat
     private var cache: [SessionID: (enrichment: Enrichment, geo: RenderedGeo)] = [:]
     /// Sessions whose rendering is kept, at most.
     static let cacheLimit = 1 << 16
 
-    init(format: RecordFormat) { self.format = format }
-
-    /// Whether an event without a location is rewritten (some formats change every line);
-    /// when `false`, its input line is written as it is.
-    var writesPlainEvents: Bool { false }
+    init() {}
 
     /// Appends `line` enriched with `enrichment` seen `age` milliseconds after its fix.
     mutating func write(line: UnsafeBufferPointer<UInt8>, record: ParsedRecord, session: SessionID,
@@ -35,17 +30,12 @@ struct GeoRenderer {
     }
 
     /// Appends a rejected fix's line with `"rejected":"<reason>"` added before its final `}`.
-    func writeRejected(line: UnsafeBufferPointer<UInt8>, record: ParsedRecord, reason: RejectReason,
+    static func writeRejected(line: UnsafeBufferPointer<UInt8>, record: ParsedRecord, reason: RejectReason,
                        to out: inout [UInt8]) {
         out.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<record.closingBraceOffset]))
         out.append(contentsOf: #","rejected":""#.utf8)
         out.append(contentsOf: reason.rawValue.utf8)
         out.append(contentsOf: #""}"#.utf8)
-    }
-
-    /// Appends an event without a location (for formats where ``writesPlainEvents``).
-    func writePlain(line: UnsafeBufferPointer<UInt8>, record: ParsedRecord, to out: inout [UInt8]) {
-        out.append(contentsOf: line)
     }
 
     /// The `geo` values of an enrichment seen `age` milliseconds after its fix.

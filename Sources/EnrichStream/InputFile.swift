@@ -8,7 +8,7 @@ import Darwin
 ///
 /// Waits for data with `poll(2)` in short slices so that a ``StopFlag`` raised while standard
 /// input is a quiet pipe or a terminal is seen within a fifth of a second.
-public final class InputFile: @unchecked Sendable {
+public final class InputFile {
     /// The name for messages: the path, or `standard input`.
     public let name: String
     /// The file's size in bytes when it is a regular file (for progress), else `nil`.

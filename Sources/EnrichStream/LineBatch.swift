@@ -1,3 +1,4 @@
+import ThreadSharing
 import EnrichEngine
 import RecordCodec
 
@@ -15,69 +16,13 @@ struct LineSpan {
     var isCut: Bool
 }
 
-/// What became of one line: the figure of contract rule 10 it adds to.
-enum LineOutcome: UInt8 {
-    /// Only white space: skipped, not counted.
-    case blank
-    /// A valid record, not decided yet: its partition's results say what became of it.
-    case record
-    /// An SDK line's records: the partition's list of outcomes holds one per record.
-    case records
-    /// A bad line (rule 9), written to the error output.
-    case error
-    /// An event without a location.
-    case event
-    /// An event with the session's live location.
-    case eventEnriched
-    /// An accepted fix.
-    case fixAccepted
-    case rejectedDistance
-    case rejectedStale
-    case rejectedAccuracy
-    case rejectedConsent
-
-    init(_ reason: RejectReason) {
-        switch reason {
-        case .distance: self = .rejectedDistance
-        case .stale: self = .rejectedStale
-        case .accuracy: self = .rejectedAccuracy
-        case .consent: self = .rejectedConsent
-        }
-    }
-}
-
-/// What a partition decided about one of its lines, and where the line's output is: nowhere,
-/// the input line as it is, or `count` bytes at `start` in the partition's output.
-struct DecidedLine {
-    var outcome: LineOutcome
-    var output: Output
-    var start: Int32 = 0
-    var count: Int32 = 0
-    /// For ``LineOutcome/records``: where the records' outcomes are in the partition's list.
-    var firstOutcome: Int32 = 0
-    var outcomeCount: Int32 = 0
-
-    enum Output: UInt8 {
-        case none, input, written
-    }
-}
-
-/// A checked line ready for the engine: its record(s) and their session ids with their hashes.
-enum ReadyRecord {
-    /// A canonical record.
-    case canonical(ParsedRecord, SessionID)
-    /// The records of an SDK payload line (an EQWorks batch may hold several, or none).
-    case sdk([SDKRecord], [SessionID])
-}
-
 /// A run of whole input lines on its way through the pipeline: read, then parsed, then decided
 /// by the engine, then written. One stage owns a batch at a time; batches are recycled so that
 /// the pipeline's memory stays flat whatever the input's size.
 ///
-/// `@unchecked Sendable`: a batch moves between threads through the pipeline's queues, and only
-/// the stage holding it touches it (within a stage, workers write disjoint parts: their own
-/// range of lines when parsing, their own partition's buffer and lines' results when deciding).
-final class LineBatch: @unchecked Sendable {
+/// Not `Sendable`: a batch moves between the pipeline's threads as a ``Handoff``, one stage
+/// holding it at a time; within the decide stage the workers read its bytes as ``SharedBytes``.
+final class LineBatch {
     /// The most lines a batch holds, whatever their length. Each line costs about 130 bytes of
     /// state besides its bytes (its span, parsed record, outcome), so a megabyte of blank lines,
     /// a million of them, would hold 130 MB a batch; ordinary lines (about 150 bytes) fill a
@@ -103,33 +48,15 @@ final class LineBatch: @unchecked Sendable {
     /// Input bytes read, over all inputs, when the batch was filled (for progress).
     var bytesReadBefore = 0
 
-    /// One per line once parsed: the record, or `nil` for a blank or bad line.
-    var records: [ReadyRecord?] = []
-    /// One per line once parsed: blank, error, or a record for the partition in ``routes``.
-    var outcomes: [LineOutcome] = []
-    /// One per line once parsed: the partition of a record's session.
-    var routes: [UInt8] = []
-    /// One per line once parsed: why the line is bad, or `nil`.
-    var badReasons: [BadLineReason?] = []
-    /// Per partition, once decided: its records' results, in input order.
-    var partitionResults: [[DecidedLine]]
-    /// Per partition, once decided: the bytes it wrote for its lines.
-    var partitionBytes: [[UInt8]]
-    /// Per partition, once decided: the outcomes of SDK lines' records.
-    var partitionOutcomes: [[LineOutcome]]
-    /// Per partition, once decided, when pushing: its accepted fixes, in input order.
-    var partitionPushes: [[PushItem]]
+    /// Once read: the lines as checked, in chunks of consecutive lines (``ParallelRunner``).
+    var chunks: [ParsedChunk] = []
+    /// Once decided: each session partition's output, the partition's lines in input order.
+    var outputs: [ProcessorOutput] = []
 
-    /// - Parameters:
-    ///   - capacity: the initial size of ``storage`` in bytes.
-    ///   - partitions: the number of engine partitions.
-    init(capacity: Int, partitions: Int) {
+    /// - Parameter capacity: the initial size of ``storage`` in bytes.
+    init(capacity: Int) {
         storage = .allocate(byteCount: capacity, alignment: 16)
         base = UnsafePointer(storage.baseAddress!.assumingMemoryBound(to: UInt8.self))
-        partitionBytes = Array(repeating: [], count: partitions)
-        partitionResults = Array(repeating: [], count: partitions)
-        partitionOutcomes = Array(repeating: [], count: partitions)
-        partitionPushes = Array(repeating: [], count: partitions)
     }
 
     deinit { storage.deallocate() }
@@ -153,16 +80,32 @@ final class LineBatch: @unchecked Sendable {
         mapped = nil
         endsBurst = false
         lines.removeAll(keepingCapacity: true)
-        records.removeAll(keepingCapacity: true)
-        outcomes.removeAll(keepingCapacity: true)
-        routes.removeAll(keepingCapacity: true)
-        badReasons.removeAll(keepingCapacity: true)
-        for i in partitionBytes.indices {
-            partitionBytes[i].removeAll(keepingCapacity: true)
-            partitionResults[i].removeAll(keepingCapacity: true)
-            partitionOutcomes[i].removeAll(keepingCapacity: true)
-            partitionPushes[i].removeAll(keepingCapacity: true)
+        // the records' ids and outputs are let go now, not when the batch is next decided
+        for i in chunks.indices {
+            chunks[i].lines.removeAll(keepingCapacity: true)
+            chunks[i].routes.removeAll(keepingCapacity: true)
         }
+        for i in outputs.indices { outputs[i].removeAll() }
+    }
+
+    /// The batch's `count` chunks, emptied, for reading into: taken out of the batch, which
+    /// gets them back with their storage once read.
+    func takeChunks(count: Int) -> [ParsedChunk] {
+        var taken: [ParsedChunk] = []
+        swap(&taken, &chunks)
+        if taken.count > count { taken.removeLast(taken.count - count) }
+        while taken.count < count { taken.append(ParsedChunk()) }
+        return taken
+    }
+
+    /// The batch's `count` partition outputs, emptied, for deciding into (as ``takeChunks(count:)``).
+    func takeOutputs(count: Int) -> [ProcessorOutput] {
+        var taken: [ProcessorOutput] = []
+        swap(&taken, &outputs)
+        if taken.count > count { taken.removeLast(taken.count - count) }
+        for i in taken.indices { taken[i].removeAll() }
+        while taken.count < count { taken.append(ProcessorOutput()) }
+        return taken
     }
 
     /// The bytes of line `i`.
@@ -174,11 +117,10 @@ final class LineBatch: @unchecked Sendable {
     }
 }
 
-extension Array {
-    /// Replaces the contents with `count` copies of `value`, in the storage the array already has
-    /// when it is large enough (no new allocation).
-    mutating func refill(_ value: Element, count: Int) {
-        removeAll(keepingCapacity: true)
-        append(contentsOf: repeatElement(value, count: count))
+extension SharedBytes {
+    /// The bytes of the line at `span`.
+    @inline(__always)
+    func line(_ span: LineSpan) -> UnsafeBufferPointer<UInt8> {
+        bytes(start: span.start, count: span.count)
     }
 }

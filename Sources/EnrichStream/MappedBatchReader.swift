@@ -10,7 +10,7 @@ import Darwin
 /// of any length costs nothing but the pages it spans. Pages a written batch covered are given
 /// back (`madvise(MADV_DONTNEED)`), so the resident memory stays at the batches in flight
 /// whatever the file's size.
-final class MappedInput: @unchecked Sendable {
+final class MappedInput {
     let bytes: UnsafeRawBufferPointer
     private let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 

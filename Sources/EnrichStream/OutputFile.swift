@@ -6,7 +6,7 @@ import Darwin
 
 /// An output of the stream (the enriched lines, the error lines): a file, created or truncated,
 /// or standard output or error, written with `write(2)` from a buffer.
-public final class OutputFile: @unchecked Sendable {
+public final class OutputFile {
     /// The name for messages.
     public let name: String
     private let fd: Int32

@@ -1,4 +1,6 @@
+import ThreadSharing
 import Foundation
+import Synchronization
 
 /// Fixed worker threads for fork-join steps: ``run(_:)`` calls `body(k)` for every worker index
 /// k at once, k = 0 on the calling thread, and returns when all are done.
@@ -7,69 +9,67 @@ import Foundation
 /// first, and on a busy two-core machine the caller often claimed them all before a pool thread
 /// woke, leaving a core idle. Here worker k always runs on thread k, which also keeps each
 /// session partition's data in one core's cache. The threads end when the pool is released.
-final class WorkerPool: @unchecked Sendable {
-    /// What the threads share with the pool; they hold it, not the pool, so the pool can go.
-    private final class Shared: @unchecked Sendable {
-        let condition = NSCondition()
-        // guarded by `condition`
+final class WorkerPool: Sendable {
+    /// What the threads wait on; they hold it, not the pool, so the pool can go.
+    private struct Round {
         var generation = 0
         var pending = 0
-        var job: ((Int) -> Void)?
+        var job: (@Sendable (Int) -> Void)?
         var shuttingDown = false
     }
 
     let count: Int
-    private let shared = Shared()
+    private let round = Monitor(Round())
 
     /// - Parameter count: workers, the caller's thread included (at least 1).
     init(count: Int) {
         self.count = max(1, count)
         for k in 1..<self.count {
-            let shared = self.shared
-            let thread = Thread { Self.loop(k, shared) }
+            let round = self.round
+            let thread = Thread { Self.loop(k, round) }
             thread.name = "geo-enrich worker \(k)"
             thread.start()
         }
     }
 
     deinit {
-        shared.condition.lock()
-        shared.shuttingDown = true
-        shared.condition.broadcast()
-        shared.condition.unlock()
+        round.withLockAndWake { $0.shuttingDown = true }
     }
 
     /// Runs `body(k)` for k in 0..<count in parallel and waits for all of them.
-    func run(_ body: @escaping (Int) -> Void) {
+    func run(_ body: @escaping @Sendable (Int) -> Void) {
         guard count > 1 else { body(0); return }
-        let s = shared
-        s.condition.lock()
-        s.job = body
-        s.pending = count - 1
-        s.generation += 1
-        s.condition.broadcast()
-        s.condition.unlock()
+        round.withLockAndWake { r in
+            r.job = body
+            r.pending = count - 1
+            r.generation += 1
+        }
         body(0)
-        s.condition.lock()
-        while s.pending > 0 { s.condition.wait() }
-        s.job = nil
-        s.condition.unlock()
+        round.wait(until: { $0.pending == 0 }) { $0.job = nil }
     }
 
-    private static func loop(_ k: Int, _ s: Shared) {
+    private static func loop(_ k: Int, _ round: Monitor<Round>) {
         var seen = 0
         while true {
-            s.condition.lock()
-            while s.generation == seen && !s.shuttingDown { s.condition.wait() }
-            if s.shuttingDown { s.condition.unlock(); return }
-            seen = s.generation
-            let body = s.job!
-            s.condition.unlock()
+            let body = round.wait(until: { $0.generation != seen || $0.shuttingDown }) { r -> (@Sendable (Int) -> Void)? in
+                if r.shuttingDown { return nil }
+                seen = r.generation
+                return r.job
+            }
+            guard let body else { return }
             body(k)
-            s.condition.lock()
-            s.pending -= 1
-            if s.pending == 0 { s.condition.broadcast() }
-            s.condition.unlock()
+            round.withLockAndWake { $0.pending -= 1 }
         }
+    }
+}
+
+/// Hands out the indices 0, 1, 2, … once each to whichever worker asks first.
+final class Claims: Sendable {
+    private let counter = Atomic<Int>(0)
+
+    /// The next unclaimed index below `limit`, or `nil` when all are taken.
+    func next(below limit: Int) -> Int? {
+        let i = counter.wrappingAdd(1, ordering: .relaxed).oldValue
+        return i < limit ? i : nil
     }
 }

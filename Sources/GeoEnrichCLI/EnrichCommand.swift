@@ -5,6 +5,7 @@ import Foundation
 import GeoLookup
 import H3Core
 import LocationPush
+import RecordCodec
 
 #if canImport(Glibc)
 import Glibc

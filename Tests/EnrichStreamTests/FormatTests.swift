@@ -1,5 +1,6 @@
 import EnrichStream
 import Foundation
+import RecordCodec
 import Testing
 
 /// The SDK formats (`--format`): the seeds' own payloads, and where each format puts the

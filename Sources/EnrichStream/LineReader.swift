@@ -1,0 +1,61 @@
+import EnrichEngine
+import RecordCodec
+
+/// One input line, read and checked: what ``LineReader`` makes of it before the engine sees it.
+enum CheckedLine: Sendable {
+    /// Only white space: skipped, not counted.
+    case blank
+    /// A bad line (contract rule 9), with its reason.
+    case bad(BadLineReason)
+    /// A canonical record and its session.
+    case record(ParsedRecord, SessionID)
+    /// An SDK payload's records and their sessions, in order (an EQWorks batch may hold several,
+    /// or none).
+    case records([SDKRecord], [SessionID])
+
+    /// The session whose partition decides the line: the record's, or an SDK line's first
+    /// record's (a format whose lines mix sessions is decided in one partition).
+    var session: SessionID? {
+        switch self {
+        case .blank, .bad: nil
+        case .record(_, let session): session
+        case .records(_, let sessions): sessions.first
+        }
+    }
+}
+
+/// Reads lines of one ``RecordFormat`` into ``CheckedLine``s: the record parser of the format,
+/// and the session ids made (and hashed) once, here.
+///
+/// Holds no state, so one serves any number of threads.
+struct LineReader: Sendable {
+    let format: RecordFormat
+    private let parser = RecordParser()
+    private let sdkParser: SDKRecordParser?
+
+    init(format: RecordFormat) {
+        self.format = format
+        sdkParser = format.sdk.map { SDKRecordParser(format: $0) }
+    }
+
+    /// Reads one line (without its terminator, at most ``RecordParser/maximumLineLength``
+    /// bytes: a longer line is the reader's to cut and mark, see ``LineSpan/isCut``).
+    func read(_ line: UnsafeBufferPointer<UInt8>) -> CheckedLine {
+        if RecordParser.isBlank(line) { return .blank }
+        if let sdkParser {
+            switch sdkParser.parse(line) {
+            case .records(let records):
+                // the parser guarantees non-empty ids
+                return .records(records, records.map { SessionID($0.record.sessionID)! })
+            case .bad(let reason):
+                return .bad(reason)
+            }
+        }
+        switch parser.parse(line) {
+        case .record(let record):
+            return .record(record, SessionID(record.sessionID)!)
+        case .bad(let reason):
+            return .bad(reason)
+        }
+    }
+}

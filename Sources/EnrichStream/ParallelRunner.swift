@@ -1,0 +1,166 @@
+import ThreadSharing
+import EnrichEngine
+import GeoLookup
+import RecordCodec
+
+/// Runs ``RecordProcessor``s over batches on all cores, keeping each session's records in
+/// input order. It only batches, partitions and keeps order; what a line becomes is the
+/// processor's.
+///
+/// Two parallel steps a batch:
+/// 1. **read**: the lines are cut into ranges (several per worker, claimed as they come); each
+///    range's lines become ``CheckedLine``s, with the partition of each record's session.
+/// 2. **decide**: sessions are partitioned by the hash of their id, each partition with its own
+///    processor (its sessions, its GEOS context); every partition walks the whole batch in
+///    order and takes its own sessions' lines, so each session sees its records in input order
+///    without a lock per line. Partitions are claimed as they come, several per worker: a
+///    worker that loses its core for a while (to the reader or the writer) takes fewer, and
+///    nobody waits long at the barrier.
+///
+/// The ``BatchWriter`` then interleaves the partitions' outputs in input order.
+final class ParallelRunner {
+    /// One partition's processor, locked by the worker that claims the partition for a batch.
+    private final class Partition: Sendable {
+        let processor: Monitor<RecordProcessor>
+        init(_ processor: sending RecordProcessor) { self.processor = Monitor(processor) }
+    }
+
+    private let partitions: [Partition]
+    private let reader: LineReader
+    private let pool: WorkerPool
+    /// Session partitions per worker thread.
+    static let partitionsPerWorker = 4
+    /// Ranges of lines per worker thread when reading.
+    static let readChunksPerWorker = 8
+    /// Below this many lines a batch is processed on the calling thread alone (a live stream's
+    /// small batches are not worth waking the workers for).
+    static let parallelThreshold = 256
+
+    /// - Parameters:
+    ///   - configuration: the engine's rules.
+    ///   - lookup: the bundled data.
+    ///   - workers: threads (the number of cores).
+    ///   - format: how records are read and where the enrichment goes.
+    ///   - emitRejected: write rejected fixes too.
+    ///   - collectsAccepted: keep the accepted fixes for the push.
+    /// - Throws: ``GeoBridge/GEOSError`` when GEOS cannot make a context.
+    init(configuration: EngineConfiguration, lookup: LocationLookup, workers: Int, format: RecordFormat,
+         emitRejected: Bool, collectsAccepted: Bool) throws {
+        let count = format.mixesSessionsInALine ? 1 : min(255, max(1, workers) * Self.partitionsPerWorker)
+        var partitions: [Partition] = []
+        for _ in 0..<count {
+            partitions.append(Partition(try RecordProcessor(configuration: configuration, lookup: lookup, format: format,
+                                                            emitRejected: emitRejected,
+                                                            collectsAccepted: collectsAccepted)))
+        }
+        self.partitions = partitions
+        reader = LineReader(format: format)
+        pool = WorkerPool(count: max(1, workers))
+    }
+
+    /// The number of session partitions (each batch has as many outputs).
+    var partitionCount: Int { partitions.count }
+
+    /// Sessions holding location state, over all partitions.
+    var liveSessions: Int { partitions.reduce(0) { n, p in n + p.processor.withLock { $0.liveSessions } } }
+
+    /// Reads and decides every line of `batch`, leaving ``LineBatch/chunks`` and
+    /// ``LineBatch/outputs`` for the writer.
+    func process(_ batch: LineBatch) {
+        let n = batch.lines.count
+        let lines = batch.lines
+        let bytes = SharedBytes(batch.base)
+        let parallel = pool.count > 1 && n >= Self.parallelThreshold
+
+        // step 1: read, one range of lines per chunk; each chunk's arrays are the batch's own,
+        // reused from batch to batch
+        let chunkCount = parallel ? pool.count * Self.readChunksPerWorker : 1
+        let partitionCount = partitions.count
+        let reader = self.reader
+        let chunks = Monitor(batch.takeChunks(count: chunkCount))
+        let readChunk: @Sendable (Int) -> Void = { c in
+            var chunk = chunks.withLock { all in
+                defer { all[c] = ParsedChunk() }
+                return all[c]
+            }
+            chunk.read(lines, range: (n * c / chunkCount)..<(n * (c + 1) / chunkCount), bytes: bytes,
+                       reader: reader, partitions: partitionCount)
+            chunks.withLock { $0[c] = chunk }
+        }
+        run(parallel, count: chunkCount, readChunk)
+        let parsed = chunks.withLock { all in
+            defer { all = [] }
+            return all
+        }
+
+        // step 2: decide, one partition at a time per worker
+        let outputs = Monitor(batch.takeOutputs(count: partitionCount))
+        let partitions = self.partitions
+        let decidePartition: @Sendable (Int) -> Void = { p in
+            var output = outputs.withLock { all in
+                defer { all[p] = ProcessorOutput() }
+                return all[p]
+            }
+            let route = UInt8(truncatingIfNeeded: p)
+            partitions[p].processor.withLock { processor in
+                for chunk in parsed {
+                    for j in chunk.lines.indices where chunk.routes[j] == route {
+                        let i = chunk.first + j
+                        processor.process(chunk.lines[j], line: bytes.line(lines[i]), index: Int32(i), into: &output)
+                    }
+                }
+            }
+            outputs.withLock { $0[p] = output }
+        }
+        run(parallel && partitionCount > 1, count: partitionCount, decidePartition)
+
+        batch.chunks = parsed
+        batch.outputs = outputs.withLock { all in
+            defer { all = [] }
+            return all
+        }
+    }
+
+    /// Runs `body` for 0..<count, on all workers (claimed as they come) or on this thread.
+    private func run(_ parallel: Bool, count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        guard parallel else {
+            for k in 0..<count { body(k) }
+            return
+        }
+        let claims = Claims()
+        pool.run { _ in
+            while let k = claims.next(below: count) { body(k) }
+        }
+    }
+}
+
+/// A range of a batch's lines, read: the lines from ``first`` on, and each one's partition.
+struct ParsedChunk: Sendable {
+    /// The index in the batch of the chunk's first line.
+    var first = 0
+    /// One per line.
+    var lines: [CheckedLine] = []
+    /// One per line: the partition of the line's session (0 for blank and bad lines).
+    var routes: [UInt8] = []
+
+    /// Reads `range` of the batch's lines, replacing what the chunk held.
+    mutating func read(_ spans: [LineSpan], range: Range<Int>, bytes: SharedBytes, reader: LineReader, partitions: Int) {
+        first = range.lowerBound
+        lines.removeAll(keepingCapacity: true)
+        routes.removeAll(keepingCapacity: true)
+        for i in range {
+            let span = spans[i]
+            let checked: CheckedLine = span.isCut ? .bad(.lineTooLong) : reader.read(bytes.line(span))
+            let route = checked.session.map { Self.partition(of: $0, among: partitions) } ?? 0
+            lines.append(checked)
+            routes.append(route)
+        }
+    }
+
+    /// The partition of `session`'s records: the high half of its stable hash, as the engine
+    /// shards by the same hash's bits.
+    @inline(__always)
+    static func partition(of session: SessionID, among partitions: Int) -> UInt8 {
+        UInt8(truncatingIfNeeded: (session.stableHash >> 32) % UInt64(partitions))
+    }
+}

@@ -1,0 +1,78 @@
+import EnrichEngine
+import RecordCodec
+
+/// What a ``RecordProcessor`` wrote for its lines of one batch, in input order: the writer
+/// copies it out between the other partitions' lines.
+struct ProcessorOutput: Sendable {
+    /// The output lines' bytes, one after the other (no `\n`s).
+    var bytes: [UInt8] = []
+    /// One per line with records, in input order.
+    var lines: [DecidedLine] = []
+    /// The outcome of each record of the SDK lines (``DecidedLine/firstOutcome``).
+    var recordOutcomes: [LineOutcome] = []
+    /// The accepted fixes, in input order, when the processor collects them.
+    var accepted: [AcceptedFix] = []
+
+    /// Empties the output for the next batch, keeping its storage: a new array each batch was
+    /// a fresh mapping, page-faulted in line by line.
+    mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        lines.removeAll(keepingCapacity: true)
+        recordOutcomes.removeAll(keepingCapacity: true)
+        accepted.removeAll(keepingCapacity: true)
+    }
+}
+
+/// What became of one line: the figure of contract rule 10 it adds to.
+enum LineOutcome: UInt8, Sendable {
+    /// Only white space: skipped, not counted.
+    case blank
+    /// An SDK line's records: the partition's list of record outcomes holds one per record.
+    case records
+    /// A bad line (rule 9), written to the error output.
+    case error
+    /// An event without a location.
+    case event
+    /// An event with the session's live location.
+    case eventEnriched
+    /// An accepted fix.
+    case fixAccepted
+    case rejectedDistance
+    case rejectedStale
+    case rejectedAccuracy
+    case rejectedConsent
+
+    init(_ reason: RejectReason) {
+        switch reason {
+        case .distance: self = .rejectedDistance
+        case .stale: self = .rejectedStale
+        case .accuracy: self = .rejectedAccuracy
+        case .consent: self = .rejectedConsent
+        }
+    }
+}
+
+/// What a processor decided about one of its lines, and where the line's output is: nowhere,
+/// the input line as it is, or `count` bytes at `start` in the processor's output.
+struct DecidedLine: Sendable {
+    var outcome: LineOutcome
+    var output: Output
+    var start: Int32 = 0
+    var count: Int32 = 0
+    /// For ``LineOutcome/records``: where the records' outcomes are in the output's list.
+    var firstOutcome: Int32 = 0
+    var outcomeCount: Int32 = 0
+
+    enum Output: UInt8, Sendable {
+        case none, input, written
+    }
+}
+
+/// An accepted fix, as the stream hands it on once its line is written (the push).
+struct AcceptedFix: Sendable {
+    /// The fix's line in its batch.
+    var line: Int32
+    var session: SessionID
+    /// The fix's position as the record gave it.
+    var fix: ParsedFix
+}

@@ -1,0 +1,270 @@
+import EnrichEngine
+import GeoLookup
+import RecordCodec
+
+/// The whole of what the stream does with one line, on one thread: the line checked, each of its
+/// records decided by the engine, the output line written with the enrichment where the format
+/// puts it, and the accepted fixes handed on.
+///
+/// There is one decision path for every format, ``decide(_:session:)``; what differs per
+/// format once a record is decided is said by ``RecordFormat`` (where the enrichment goes,
+/// whether a rejected fix still describes its record, whether every line is written).
+///
+/// A processor owns the sessions it has seen (a ``SessionTable``) and is used by one thread at a
+/// time: the stream runs one per partition of the sessions (``ParallelRunner``), and a test or
+/// a single-threaded caller can run one directly with ``process(line:)``.
+struct RecordProcessor {
+    let format: RecordFormat
+    /// Write rejected fixes too (canonical records get `"rejected":"<reason>"`).
+    let emitRejected: Bool
+    /// Collect accepted fixes in ``ProcessorOutput/accepted`` (for the push).
+    let collectsAccepted: Bool
+    private let reader: LineReader
+    private var table: SessionTable<StandardEnricher>
+    private var renderer = GeoRenderer()
+    /// The enrichment of a record's own position, for formats whose rejected fixes still
+    /// describe their record (``RecordFormat/rejectedFixDescribesItself``).
+    private var ownEnricher: StandardEnricher
+
+    /// - Parameters:
+    ///   - configuration: the engine's rules.
+    ///   - lookup: the bundled data.
+    ///   - format: how records are read and where the enrichment goes.
+    ///   - emitRejected: write rejected fixes too.
+    ///   - collectsAccepted: keep each accepted fix for the push.
+    /// - Throws: ``GeoBridge/GEOSError`` when GEOS cannot make a context.
+    init(configuration: EngineConfiguration, lookup: LocationLookup, format: RecordFormat,
+         emitRejected: Bool, collectsAccepted: Bool) throws {
+        self.format = format
+        self.emitRejected = emitRejected
+        self.collectsAccepted = collectsAccepted
+        reader = LineReader(format: format)
+        table = SessionTable(configuration: configuration,
+                             enricher: try StandardEnricher(lookup: lookup, resolution: configuration.h3Resolution))
+        ownEnricher = try StandardEnricher(lookup: lookup, resolution: configuration.h3Resolution)
+    }
+
+    /// Sessions holding location state.
+    var liveSessions: Int { table.liveSessions }
+
+    // MARK: The decision
+
+    /// Decides one record, whatever its format: its consent, then its fix through the engine's
+    /// rules or, for an event, the session's live location.
+    mutating func decide(_ record: ParsedRecord, session: SessionID) -> RecordDecision {
+        let consent = record.consent?.engineConsent
+        if let parsed = record.fix {
+            switch table.ingest(Self.fix(parsed, at: record.timestamp), session: session, consent: consent) {
+            case .accepted(let enrichment): return .accepted(enrichment)
+            case .rejected(let reason): return .rejected(reason)
+            }
+        }
+        if let attachment = table.attach(session: session, at: Timestamp(milliseconds: record.timestamp),
+                                         consent: consent) {
+            return .attached(attachment)
+        }
+        return .unattached
+    }
+
+    // MARK: Lines
+
+    /// Decides a checked line's records and appends what it gives to `out`: one
+    /// ``DecidedLine`` for a line with records, nothing for a blank or bad line (the writer
+    /// reports bad lines itself, from the ``CheckedLine``).
+    ///
+    /// - Parameters:
+    ///   - checked: the line as ``LineReader`` read it.
+    ///   - line: the line's bytes.
+    ///   - index: the line's place in its batch (for the accepted fixes).
+    ///   - out: the partition's output of the batch.
+    mutating func process(_ checked: CheckedLine, line: UnsafeBufferPointer<UInt8>, index: Int32,
+                          into out: inout ProcessorOutput) {
+        switch checked {
+        case .blank, .bad:
+            return
+        case .record(let record, let session):
+            out.lines.append(processRecord(record, session, line, index, &out))
+        case .records(let records, let sessions):
+            out.lines.append(processRecords(records, sessions, line, index, &out))
+        }
+    }
+
+    /// A canonical line: `,"geo":{…}` spliced before its final `}`.
+    private mutating func processRecord(_ record: ParsedRecord, _ session: SessionID, _ line: UnsafeBufferPointer<UInt8>,
+                                        _ index: Int32, _ out: inout ProcessorOutput) -> DecidedLine {
+        let decision = decide(record, session: session)
+        let start = out.bytes.count
+        switch decision {
+        case .accepted(let enrichment):
+            renderer.write(line: line, record: record, session: session, enrichment: enrichment, age: 0, to: &out.bytes)
+            if collectsAccepted { out.accepted.append(AcceptedFix(line: index, session: session, fix: record.fix!)) }
+        case .rejected(let reason):
+            guard emitRejected else { return DecidedLine(outcome: decision.outcome, output: .none) }
+            GeoRenderer.writeRejected(line: line, record: record, reason: reason, to: &out.bytes)
+        case .attached(let attachment):
+            renderer.write(line: line, record: record, session: session, enrichment: attachment.enrichment,
+                           age: attachment.ageMilliseconds, to: &out.bytes)
+        case .unattached:
+            return DecidedLine(outcome: decision.outcome, output: .input)
+        }
+        return DecidedLine(outcome: decision.outcome, output: .written, start: Int32(start),
+                           count: Int32(out.bytes.count - start))
+    }
+
+    /// An SDK payload line: each record decided in order, then the line written with their
+    /// enrichment placed where ``SDKRecordParser`` found room for it.
+    private mutating func processRecords(_ records: [SDKRecord], _ sessions: [SessionID], _ line: UnsafeBufferPointer<UInt8>,
+                                         _ index: Int32, _ out: inout ProcessorOutput) -> DecidedLine {
+        let first = out.recordOutcomes.count
+        var geos: [GeoFields?] = []
+        geos.reserveCapacity(records.count)
+        var written = format.writesEveryLine
+        for (sdk, session) in zip(records, sessions) {
+            let record = sdk.record
+            let decision = decide(record, session: session)
+            out.recordOutcomes.append(decision.outcome)
+            switch decision {
+            case .accepted(let enrichment):
+                geos.append(GeoRenderer.fields(enrichment, age: 0))
+                written = true
+                if collectsAccepted { out.accepted.append(AcceptedFix(line: index, session: session, fix: record.fix!)) }
+            case .rejected(let reason):
+                if format.rejectedFixDescribesItself && reason != .consent {
+                    geos.append(ownFields(record.fix!, at: record.timestamp))
+                } else {
+                    geos.append(nil)
+                    written = written || emitRejected
+                }
+            case .attached(let attachment):
+                geos.append(GeoRenderer.fields(attachment.enrichment, age: attachment.ageMilliseconds))
+                written = true
+            case .unattached:
+                geos.append(nil)
+                written = true
+            }
+        }
+        var decided = DecidedLine(outcome: .records, output: .none, firstOutcome: Int32(first),
+                                  outcomeCount: Int32(out.recordOutcomes.count - first))
+        guard written else { return decided }
+        if geos.allSatisfy({ $0 == nil }) {
+            decided.output = .input
+            return decided
+        }
+        let start = out.bytes.count
+        SDKSplice.append(line: line, records: records, geos: geos, to: &out.bytes)
+        decided.output = .written
+        decided.start = Int32(start)
+        decided.count = Int32(out.bytes.count - start)
+        return decided
+    }
+
+    /// The enrichment of a record's own position (see ``RecordFormat/rejectedFixDescribesItself``).
+    private mutating func ownFields(_ parsed: ParsedFix, at timestamp: Int64) -> GeoFields {
+        let (cell, country, postal) = ownEnricher.enrich(latitude: parsed.latitude.doubleValue,
+                                                         longitude: parsed.longitude.doubleValue)
+        return GeoFields(latitude: parsed.latitude, longitude: parsed.longitude, accuracy: parsed.accuracy,
+                         fixTimestamp: timestamp, ageMilliseconds: 0, h3: cell.rawValue,
+                         country: country?.description,
+                         postal: postal.map { PostalFields(code: $0.code.formatted, fsa: $0.fsa,
+                                                           distanceMetres: $0.distanceMetres) })
+    }
+
+    /// The engine's fix for a parsed one; the tag keeps which numbers were JSON integers.
+    @inline(__always)
+    static func fix(_ parsed: ParsedFix, at milliseconds: Int64) -> Fix {
+        var tag: UInt8 = 0
+        if case .integer = parsed.latitude { tag |= NumberForms.latitudeInteger }
+        if case .integer = parsed.longitude { tag |= NumberForms.longitudeInteger }
+        switch parsed.accuracy {
+        case .integer?, .unsignedInteger?: tag |= NumberForms.accuracyInteger
+        default: break
+        }
+        do {
+            return try Fix(latitude: parsed.latitude.doubleValue, longitude: parsed.longitude.doubleValue,
+                           accuracy: parsed.accuracy?.doubleValue, timestamp: Timestamp(milliseconds: milliseconds),
+                           tag: tag)
+        } catch {
+            preconditionFailure("RecordParser checks coordinates and accuracy as Fix does")
+        }
+    }
+
+    // MARK: One line alone
+
+    /// What became of one line processed alone (``process(line:)``).
+    struct LineResult {
+        /// Why the line is bad, for a bad line.
+        var bad: BadLineReason?
+        /// Each record's outcome, in order (none for a blank or bad line).
+        var outcomes: [LineOutcome]
+        /// The output line without its `\n`; `nil` when the line writes nothing.
+        var output: [UInt8]?
+        /// The accepted fixes, in order.
+        var accepted: [AcceptedFix]
+    }
+
+    /// Reads, decides and writes one line, as the stream does for each of its lines.
+    ///
+    /// - Parameter line: the line's bytes, without its `\n`.
+    /// - Returns: what became of it.
+    mutating func process(line: [UInt8]) -> LineResult {
+        line.withUnsafeBufferPointer { bytes in
+            let tooLong = bytes.count > RecordParser.maximumLineLength
+            let cut = tooLong ? UnsafeBufferPointer(rebasing: bytes[..<RecordParser.maximumLineLength]) : bytes
+            let checked = tooLong && !RecordParser.isBlank(bytes) ? .bad(.lineTooLong) : reader.read(cut)
+            if case .bad(let reason) = checked { return LineResult(bad: reason, outcomes: [], output: nil, accepted: []) }
+            var out = ProcessorOutput()
+            process(checked, line: cut, index: 0, into: &out)
+            guard let decided = out.lines.first else { return LineResult(outcomes: [], output: nil, accepted: []) }
+            let outcomes = decided.outcome == .records
+                ? Array(out.recordOutcomes[Int(decided.firstOutcome)..<Int(decided.firstOutcome + decided.outcomeCount)])
+                : [decided.outcome]
+            let output: [UInt8]? = switch decided.output {
+            case .none: nil
+            case .input: Array(cut)
+            case .written: Array(out.bytes[Int(decided.start)..<Int(decided.start + decided.count)])
+            }
+            return LineResult(outcomes: outcomes, output: output, accepted: out.accepted)
+        }
+    }
+}
+
+/// What the engine decided about one record.
+enum RecordDecision {
+    /// A fix, accepted and enriched.
+    case accepted(Enrichment)
+    /// A fix, rejected.
+    case rejected(RejectReason)
+    /// An event, given the session's live location.
+    case attached(Attachment)
+    /// An event without a location.
+    case unattached
+
+    /// The figure of the statistics it adds to.
+    var outcome: LineOutcome {
+        switch self {
+        case .accepted: .fixAccepted
+        case .rejected(let reason): LineOutcome(reason)
+        case .attached: .eventEnriched
+        case .unattached: .event
+        }
+    }
+}
+
+/// The bits of ``Fix/tag`` the stream uses: which of a fix's numbers were written as JSON
+/// integers, so that its `geo` writes them back as integers (`49`, not `49.0`) on every line.
+enum NumberForms {
+    static let latitudeInteger: UInt8 = 1
+    static let longitudeInteger: UInt8 = 2
+    static let accuracyInteger: UInt8 = 4
+}
+
+extension RecordConsent {
+    /// The engine's consent state of the same name.
+    var engineConsent: Consent {
+        switch self {
+        case .optIn: .optIn
+        case .optOut: .optOut
+        case .notSet: .notSet
+        }
+    }
+}

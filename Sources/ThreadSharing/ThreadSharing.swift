@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// Every `@unchecked Sendable` of the engine and the stream is in this file: the three ways
+// their threads share what the compiler cannot check, each with the reason it is safe.
+// Everything else is checked (`Sendable` or not, honestly), and the test command runs the
+// engine's and the stream's tests under the thread sanitizer (`scripts/ci/tsan.sh`).
+//
+// The lock is a pthread mutex and condition variable, not `Synchronization.Mutex`: the thread
+// sanitizer sees pthread's happens-before edges but not `Mutex`'s (on Linux with Swift 6.3 a
+// six-line program of four threads counting under `Mutex.withLock` is reported as an access
+// race on every run; the same program under a pthread mutex is clean), so with pthread its runs
+// check the hand-overs below as well as the code around them.
+
+/// A value guarded by a lock, with a condition to wait on: the one primitive the stream's
+/// queues, worker pool and partitions and the engine's shards are built on.
+///
+/// `@unchecked Sendable`: the value is read and written only inside ``withLock(_:)`` and
+/// ``wait(until:then:)``, under the lock. It enters through a `sending` parameter, so no other
+/// thread keeps a reference to it; what a body returns must likewise not alias the value.
+@usableFromInline
+package final class Monitor<State>: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let condition: UnsafeMutablePointer<pthread_cond_t>
+    private var state: State
+
+    package init(_ state: sending State) {
+        self.state = state
+        mutex = .allocate(capacity: 1)
+        condition = .allocate(capacity: 1)
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    /// Runs `body` on the value under the lock.
+    @inlinable
+    package func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+        lock()
+        defer { unlock() }
+        return try body(&_state)
+    }
+
+    /// Runs `body` on the value under the lock, then wakes every thread waiting in
+    /// ``wait(until:then:)``.
+    package func withLockAndWake<R>(_ body: (inout State) throws -> R) rethrows -> R {
+        pthread_mutex_lock(mutex)
+        defer {
+            pthread_cond_broadcast(condition)
+            pthread_mutex_unlock(mutex)
+        }
+        return try body(&state)
+    }
+
+    /// Waits until `ready` holds of the value, then runs `body` on it under the lock and wakes
+    /// every other waiter.
+    package func wait<R>(until ready: (State) -> Bool, then body: (inout State) throws -> R) rethrows -> R {
+        pthread_mutex_lock(mutex)
+        defer {
+            pthread_cond_broadcast(condition)
+            pthread_mutex_unlock(mutex)
+        }
+        while !ready(state) { pthread_cond_wait(condition, mutex) }
+        return try body(&state)
+    }
+
+    @usableFromInline
+    func lock() { pthread_mutex_lock(mutex) }
+
+    @usableFromInline
+    func unlock() { pthread_mutex_unlock(mutex) }
+
+    /// The value, for ``withLock(_:)``'s inlined body (only ever touched under the lock).
+    @usableFromInline
+    var _state: State {
+        _read { yield state }
+        _modify { yield &state }
+    }
+}
+
+/// Carries a value that is not `Sendable` (a batch of lines, an input, the writer) to another
+/// thread, which alone uses it from then on.
+///
+/// `@unchecked Sendable`: the stream moves each such value through a queue or into a thread's
+/// closure and keeps no other reference it uses meanwhile; a batch goes round the stages
+/// reader → decider → writer → reader, one stage holding it at a time, and each hand-over
+/// passes through a ``Monitor``'s lock.
+package struct Handoff<Value>: @unchecked Sendable {
+    package let value: Value
+    package init(_ value: Value) { self.value = value }
+}
+
+/// A batch's bytes, read by all the workers while the batch is processed.
+///
+/// `@unchecked Sendable`: the bytes are a batch's own buffer or a part of a mapped input, not
+/// written while the batch is processed (readers fill a batch before, the writer releases its
+/// pages after), and the batch outlives every worker's use (the worker pool's `run` returns
+/// only when all are done).
+package struct SharedBytes: @unchecked Sendable {
+    private let base: UnsafePointer<UInt8>
+
+    package init(_ base: UnsafePointer<UInt8>) { self.base = base }
+
+    /// The `count` bytes at `start`.
+    @inline(__always)
+    package func bytes(start: Int, count: Int) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: base + start, count: count)
+    }
+}
