@@ -3,6 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GeoBridge
+import GeoMath
 
 /// One nearest-centroid search over a ``PostalGrid``: the query's constants, the scans of
 /// growing radius and the final decision.
@@ -90,6 +92,12 @@ struct PostalQuery {
             ? cosP * (1 - step * step * 0.5) - abs(sinP) * step * 1.0001
             : cos(phiMax * LocalDistance.degree)
         return 111_319.49 * Swift.max(cosMax, 1.7e-5) / 1.001
+    }
+
+    /// The exact geodesic (PROJ's `geod_inverse`), for the decisions the local distance's bound
+    /// leaves open.
+    static func geodesic(lat1: Double, lng1: Double, lat2: Double, lng2: Double) -> Double {
+        Geodesic.wgs84.distance(from: GeoPoint(latitude: lat1, longitude: lng1), to: GeoPoint(latitude: lat2, longitude: lng2))
     }
 
     /// Floor of a non-negative grid coordinate (truncation: no libm call).
@@ -487,7 +495,7 @@ struct PostalQuery {
             // settle the tie with PROJ, as the contract does: nearest to 1e-6 m, then smallest code
             var winner: (k: Int, key: Int64, metres: Double)? = nil
             for k in 0..<inRange where isContender(k) {
-                let m = LocalDistance.geodesic(lat1: latitude, lng1: longitude, lat2: lat(all[k]), lng2: lng(all[k]))
+                let m = PostalQuery.geodesic(lat1: latitude, lng1: longitude, lat2: lat(all[k]), lng2: lng(all[k]))
                 let key = DecimalRounding.scaledInteger(m, scale: 1e6)
                 if let w = winner, (w.key, code(w.k)) <= (key, code(k)) { continue }
                 winner = (k, key, m)
@@ -497,7 +505,7 @@ struct PostalQuery {
         } else if Int(Swift.max(t - w, 0)) != Int(t + w)
             || (metres - bestBound <= maxDistance && metres + bestBound > maxDistance) {
             // the bound leaves the 0.1 m rounding or the limit undecided
-            metres = LocalDistance.geodesic(lat1: latitude, lng1: longitude, lat2: lat(all[best]), lng2: lng(all[best]))
+            metres = PostalQuery.geodesic(lat1: latitude, lng1: longitude, lat2: lat(all[best]), lng2: lng(all[best]))
         }
         guard metres <= maxDistance else { return nil }
         return PostalMatch(code: code(best), distanceMetres: DecimalRounding.tenths(metres))
