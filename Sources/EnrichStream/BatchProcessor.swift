@@ -71,8 +71,8 @@ final class BatchProcessor: @unchecked Sendable {
         // several partitions per worker, claimed as they come: a worker that loses its core for a
         // while (to the reader or the writer) takes fewer, and nobody waits long at the barrier
         for _ in 0..<(format.mixesSessionsInALine ? 1 : min(255, max(1, workers) * Self.partitionsPerWorker)) {
-            let enricher = try StandardEnricher(lookup: lookup, resolution: configuration.h3Resolution)
-            let own = try StandardEnricher(lookup: lookup, resolution: configuration.h3Resolution)
+            let enricher = try StandardEnricher(lookup: lookup, configuration: configuration)
+            let own = try StandardEnricher(lookup: lookup, configuration: configuration)
             partitions.append(Partition(table: SessionTable(configuration: configuration, enricher: enricher),
                                         ownEnricher: own, format: format))
         }
