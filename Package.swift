@@ -1,8 +1,8 @@
 // swift-tools-version: 6.1
 //
 // geo-enrich: location and geospatial enrichment for mobile-analytics ingestion.
-// Layers (see ARCHITECTURE.md): H3Core (pure Swift) ← GeoBridge (the only module that
-// imports PROJ and GEOS) ← the CLI. The benchmark harness lives in benchmarks/, a separate
+// Layers (see ARCHITECTURE.md): GeoMath ← H3Core (pure Swift); GeoBridge (the only module
+// that imports PROJ and GEOS); GeoMath and GeoBridge ← GeoLookup ← EnrichEngine ← the CLI. The benchmark harness lives in benchmarks/, a separate
 // package, so library users never resolve it.
 import PackageDescription
 
@@ -11,7 +11,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "GeoEnrich",
-                 targets: ["H3Core", "GeoBridge", "GeoLookup", "EnrichEngine", "RecordCodec", "EnrichStream", "LocationPush"]),
+                 targets: ["GeoMath", "H3Core", "GeoBridge", "GeoLookup", "EnrichEngine", "RecordCodec", "EnrichStream", "LocationPush"]),
         .executable(name: "geo-enrich", targets: ["GeoEnrichCLI"]),
     ],
     dependencies: [
@@ -26,13 +26,17 @@ let package = Package(
         .systemLibrary(name: "CGEOS", path: "Sources/CGEOS", pkgConfig: "geos",
                        providers: [.apt(["libgeos-dev"])]),
 
-        // Pure-Swift H3 v4, bit-exact with H3 4.5.0. No dependencies.
-        .target(name: "H3Core"),
+        // Degree trigonometry from a table and short WGS84 distances with an error bound, shared
+        // by H3Core, GeoLookup and EnrichEngine. Pure Swift, no dependencies; public and
+        // inlinable so that the hot paths of other modules inline it.
+        .target(name: "GeoMath"),
+        // Pure-Swift H3 v4, bit-exact with H3 4.5.0. Depends only on GeoMath.
+        .target(name: "H3Core", dependencies: ["GeoMath"]),
         // Swift wrappers over PROJ (geodesics) and GEOS (geometry); no C type in its public API.
         .target(name: "GeoBridge", dependencies: ["CPROJ", "CGEOS"]),
 
         // Country, postal-code and FSA lookups over the memory-mapped files in data/.
-        .target(name: "GeoLookup", dependencies: ["H3Core", "GeoBridge"]),
+        .target(name: "GeoLookup", dependencies: ["GeoMath", "GeoBridge"]),
 
         // The hot-path record codec: one input line to a checked record (as the peer decides)
         // and the `geo` splice of the output line, byte-exact with the peer. No dependencies.
@@ -44,7 +48,7 @@ let package = Package(
         .target(name: "ThreadSharing"),
 
         // The engine of contract rules 1-7: sessions, distance filter, expiry, attach, consent.
-        .target(name: "EnrichEngine", dependencies: ["H3Core", "GeoBridge", "GeoLookup", "ThreadSharing"]),
+        .target(name: "EnrichEngine", dependencies: ["GeoMath", "H3Core", "GeoBridge", "GeoLookup", "ThreadSharing"]),
 
         // NDJSON streams through the engine on all cores: batches read, parsed and decided in
         // parallel (sessions partitioned), written in input order, every line counted.
@@ -67,10 +71,12 @@ let package = Package(
 
         // Helpers shared by the test targets (a seeded generator); not part of any product.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // GeoBridge for PROJ, the reference the local distance and its bound are checked against.
+        .testTarget(name: "GeoMathTests", dependencies: ["GeoMath", "GeoBridge", "TestSupport"]),
         .testTarget(name: "H3CoreTests", dependencies: ["H3Core", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GeoBridgeTests", dependencies: ["GeoBridge"]),
-        .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup"], exclude: ["Fixtures"]),
-        .testTarget(name: "EnrichEngineTests", dependencies: ["EnrichEngine", "TestSupport"]),
+        .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "GeoBridge", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "EnrichEngineTests", dependencies: ["EnrichEngine", "GeoMath", "TestSupport"]),
         .testTarget(name: "RecordCodecTests", dependencies: ["RecordCodec"], exclude: ["Fixtures"]),
         .testTarget(name: "EnrichStreamTests", dependencies: ["EnrichStream", "EnrichEngine", "RecordCodec", "GeoLookup", "TestSupport"],
                     exclude: ["Fixtures"]),

@@ -1,10 +1,5 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import GeoLookup
-import H3Core
+import GeoBridge
+import GeoMath
 
 /// The distance filter's question, "is this fix at least d metres from the last accepted
 /// one?", answered on the WGS84 ellipsoid without PROJ for almost every pair.
@@ -16,20 +11,15 @@ import H3Core
 /// 100 m); only a pair within that bound of the threshold, or near a pole, goes to PROJ's
 /// `geod_inverse`.
 ///
-/// The plane formula and its bound are GeoLookup's `LocalDistance.metres(from:lat2:lng2:)` and
-/// `LocalDistance.errorBound(distance:absTan:)`, operation for operation (see there for how the
-/// bound was measured): the filter runs on every fix, and `LocalDistance` is `package` API,
-/// which the compiler does not inline into another module even when marked `@inlinable` (a
-/// call, and its spills, cost as much as the formula). Only the near branch is here: a pair
-/// this filter measures is less than 0.05° of latitude apart, well inside the 0.002 rad of half
-/// difference where `LocalDistance` switches to its far formula.
+/// The plane formula and its bound are GeoMath's `LocalDistance.metres(from:lat2:lng2:)` and
+/// `LocalDistance.errorBound(distance:absTan:)` (see there for how the bound was measured),
+/// public and `@inlinable` so that they inline here: the filter runs on every fix. (They used to
+/// be `package` API of GeoLookup, which the compiler did not inline into this module even when
+/// marked `@inlinable`, so this file carried a copy of them, operation for operation.)
 enum FixDistance {
-    /// The semi-major axis (m), flattening and first eccentricity squared of WGS84, and one
-    /// degree in radians: `LocalDistance`'s constants.
-    static let a = 6_378_137.0
-    static let f = 1 / 298.257223563
-    static let e2 = f * (2 - f)
-    static let degree = Double.pi / 180
+    /// WGS84's semi-major axis (m) and one degree in radians: GeoMath's, folded to constants.
+    @inline(__always) static var a: Double { LocalDistance.a }
+    @inline(__always) static var degree: Double { LocalDistance.degree }
 
     /// The fix that others are measured from: its position and ``roughCosine(_:)`` of its
     /// latitude, computed once when it is accepted.
@@ -98,15 +88,15 @@ enum FixDistance {
     static let smallestRadius = 6_335_439.0
     static let largestRadius = 6_399_594.0
 
-    /// ``errorBound(distance:absTan:)`` at 85°, less its constant 1e-6 m, per cubic metre of
-    /// distance: 0.2 (1 + t²)/a² with t = tan 85° · 1.02 + 0.002 = 11.66, 1 + t² = 136.97 rounded
-    /// up to 140: 6.8829e-13, rounded up.
-    static let largestBoundPerCubicMetre = 6.883e-13
+    /// `LocalDistance.errorBound(distance:absTan:)` at 85° (its largest over the band this
+    /// filter measures with the formula), less its constant 1e-6 m, per cubic metre of distance:
+    /// GeoMath's ``LocalDistance/largestBoundPerCubicMetre``.
+    @inline(__always) static var largestBoundPerCubicMetre: Double { LocalDistance.largestBoundPerCubicMetre }
 
     /// The decision of ``byPlaneFormula(_:from:latitude:longitude:)``, when a bracket of the
     /// plane distance settles it; `nil` when the pair is within about 1 % of the threshold.
     ///
-    /// The plane distance is d = √((N·cos φm·Δλ)² + (M·2δ)²) (see ``metres(latitude:longitude:sinLatitude:cosLatitude:lat2:lng2:)``).
+    /// The plane distance is d = √((N·cos φm·Δλ)² + (M·2δ)²) (see `LocalDistance.metres(from:lat2:lng2:)`).
     /// Bounding N and M by the extreme radii, and cos φm by cos φ₁ ± |δ| (|d cos/dφ| ≤ 1; the
     /// formula's Taylor terms and rounding add under 1e-15) with cos φ₁ known to within
     /// ``roughCosineError``, gives L ≤ d ≤ U with no division or square root, U/L ≤ 1.011. Then, with b(d) the formula's error bound:
@@ -138,58 +128,20 @@ enum FixDistance {
 
     /// The decision by the plane formula and its error bound, with PROJ for pairs within the
     /// bound of the threshold: what ``isAtLeast(_:from:latitude:longitude:)`` decides for pairs
-    /// within 0.05° of latitude and 0.6° of longitude.
+    /// within 0.05° of latitude and 0.6° of longitude (well inside the 0.002 rad of half
+    /// difference where `LocalDistance.metres(from:lat2:lng2:)` switches to its far formula).
     static func byPlaneFormula(_ threshold: Double, from: Origin, latitude: Double, longitude: Double) -> Bool {
-        let (sinP, cosP) = sineAndCosine(latitude: from.latitude)
-        let d = metres(latitude: from.latitude, longitude: from.longitude, sinLatitude: sinP, cosLatitude: cosP,
-                       lat2: latitude, lng2: longitude)
-        let bound = errorBound(distance: d, absTan: abs(sinP / cosP))
+        let p = LocalDistance.Point(latitude: from.latitude, longitude: from.longitude)
+        let d = LocalDistance.metres(from: p, lat2: latitude, lng2: longitude)
+        let bound = LocalDistance.errorBound(distance: d, absTan: p.absTanLatitude)
         if d - bound >= threshold { return true }
         if d + bound < threshold { return false }
         return proj(from, latitude, longitude) >= threshold
     }
 
-    /// The sine and cosine of a latitude in degrees, as `LocalDistance.Point` computes them.
-    @inline(__always) static func sineAndCosine(latitude: Double) -> (sin: Double, cos: Double) {
-        DegreeTrigonometry.sineAndCosine(degrees: latitude)
-    }
-
-    /// `LocalDistance.metres(from:lat2:lng2:)` for |Δφ| < 0.05°: the mid-latitude plane distance,
-    /// the mean latitude's sine and cosine from the angle-addition formulas with the half
-    /// difference δ, whose sine and cosine are their Taylor series.
-    ///
-    /// - Parameters:
-    ///   - lat1, lng1: the first point (degrees), and the sine and cosine of its latitude.
-    ///   - lat2, lng2: the second point.
-    @inline(__always)
-    static func metres(latitude lat1: Double, longitude lng1: Double, sinLatitude sinP: Double, cosLatitude cosP: Double,
-                       lat2: Double, lng2: Double) -> Double {
-        let p2 = lat2 * degree
-        let delta = (p2 - lat1 * degree) * 0.5
-        var dl = (lng2 - lng1) * degree
-        if dl > .pi { dl -= 2 * .pi } else if dl < -.pi { dl += 2 * .pi }
-        let d2 = delta * delta
-        let cosD = 1 - d2 * (0.5 - d2 * (1.0 / 24))
-        let sinD = delta * (1 - d2 * (1.0 / 6 - d2 * (1.0 / 120)))
-        let s = sinP * cosD + cosP * sinD
-        let c = cosP * cosD - sinP * sinD
-        let w = 1 - e2 * s * s
-        let n = a / w.squareRoot()
-        let m = n * (1 - e2) / w
-        let dx = n * c * dl
-        let dy = m * (2 * delta)
-        return (dx * dx + dy * dy).squareRoot()
-    }
-
-    /// `LocalDistance.errorBound(distance:absTan:)`: a bound on the plane formula's error against
-    /// the geodesic for a pair `d` metres apart whose first point's |tan φ| is `t`.
-    @inline(__always)
-    static func errorBound(distance d: Double, absTan t: Double) -> Double {
-        let t = t * 1.02 + 0.002
-        return 0.2 * d * d * d / (a * a) * (1 + t * t) + 1e-6
-    }
-
+    /// The exact geodesic (PROJ's `geod_inverse`), for the decisions the bound cannot make.
     private static func proj(_ from: Origin, _ latitude: Double, _ longitude: Double) -> Double {
-        LocalDistance.geodesic(lat1: from.latitude, lng1: from.longitude, lat2: latitude, lng2: longitude)
+        Geodesic.wgs84.distance(from: GeoPoint(latitude: from.latitude, longitude: from.longitude),
+                                to: GeoPoint(latitude: latitude, longitude: longitude))
     }
 }

@@ -16,10 +16,23 @@ public struct StandardEnricher: FixEnricher {
     public let resolution: H3Resolution
     private let locator: LocationLookup.Locator
 
+    /// - Parameters:
+    ///   - lookup: the opened data.
+    ///   - resolution: the H3 resolution of the cells.
+    ///   - postalMaxDistance: metres (``EngineConfiguration/postalMaxDistance``); `nil` takes the
+    ///     lookup's own ``LocationLookup/postalMaxDistance``.
     /// - Throws: ``GEOSError`` when GEOS cannot create a context.
-    public init(lookup: LocationLookup, resolution: H3Resolution) throws(GEOSError) {
+    public init(lookup: LocationLookup, resolution: H3Resolution, postalMaxDistance: Double? = nil) throws(GEOSError) {
         self.resolution = resolution
-        locator = try lookup.makeLocator()
+        locator = try lookup.makeLocator(postalMaxDistance: postalMaxDistance)
+    }
+
+    /// The enricher of a configuration: its H3 resolution and postal maximum distance.
+    ///
+    /// - Throws: ``GEOSError`` when GEOS cannot create a context.
+    public init(lookup: LocationLookup, configuration: EngineConfiguration) throws(GEOSError) {
+        try self.init(lookup: lookup, resolution: configuration.h3Resolution,
+                      postalMaxDistance: configuration.postalMaxDistance)
     }
 
     public mutating func enrich(latitude: Double, longitude: Double) -> (h3: H3Cell, country: CountryCode?, postal: PostalMatch?) {

@@ -73,13 +73,14 @@ public final class LocationEngine<Enricher: FixEnricher>: Sendable {
 }
 
 extension LocationEngine where Enricher == StandardEnricher {
-    /// The engine with the standard enricher (H3Core and the bundled data) in every shard.
+    /// The engine with the standard enricher (H3Core and the bundled data) in every shard, at
+    /// the configuration's H3 resolution and postal maximum distance (not the lookup's).
     ///
     /// - Throws: ``GEOSError`` when GEOS cannot create a context.
     public static func standard(configuration: EngineConfiguration = EngineConfiguration(), lookup: LocationLookup,
                                 shardCount: Int = 64) throws -> LocationEngine<StandardEnricher> {
         try LocationEngine(configuration: configuration, shardCount: shardCount) {
-            try StandardEnricher(lookup: lookup, resolution: configuration.h3Resolution)
+            try StandardEnricher(lookup: lookup, configuration: configuration)
         }
     }
 }

@@ -40,8 +40,8 @@ struct RecordProcessor {
         self.collectsAccepted = collectsAccepted
         reader = LineReader(format: format)
         table = SessionTable(configuration: configuration,
-                             enricher: try StandardEnricher(lookup: lookup, resolution: configuration.h3Resolution))
-        ownEnricher = try StandardEnricher(lookup: lookup, resolution: configuration.h3Resolution)
+                             enricher: try StandardEnricher(lookup: lookup, configuration: configuration))
+        ownEnricher = try StandardEnricher(lookup: lookup, configuration: configuration)
     }
 
     /// Sessions holding location state.

@@ -11,7 +11,8 @@ public final class LocationLookup: Sendable {
     public let countries: CountryIndex
     /// GeoNames Canadian postal-code centroids.
     public let postal: PostalIndex
-    /// Largest distance in metres from a point to the centroid of its postal code (default 20 km).
+    /// Largest distance in metres from a point to the centroid of its postal code, for locators
+    /// made without one of their own (default 20 km).
     public let postalMaxDistance: Double
 
     /// The file names inside a data directory.
@@ -47,14 +48,21 @@ public final class LocationLookup: Sendable {
     /// A lookup for one thread at a time.
     public final class Locator {
         public let lookup: LocationLookup
+        /// Largest distance in metres from a point to the centroid of its postal code.
+        public let postalMaxDistance: Double
         private let countries: CountryLocator
         /// This thread's memory of the postal searches from empty cells.
         private let postalHints = PostalSearchHints()
         private static let canada = CountryCode("CA")!
 
+        /// - Parameters:
+        ///   - lookup: the opened data.
+        ///   - postalMaxDistance: metres; `nil` (the default) takes the lookup's
+        ///     ``LocationLookup/postalMaxDistance``.
         /// - Throws: ``GEOSError`` when GEOS cannot create a context.
-        public init(_ lookup: LocationLookup) throws(GEOSError) {
+        public init(_ lookup: LocationLookup, postalMaxDistance: Double? = nil) throws(GEOSError) {
             self.lookup = lookup
+            self.postalMaxDistance = postalMaxDistance ?? lookup.postalMaxDistance
             countries = try CountryLocator(index: lookup.countries)
         }
 
@@ -66,11 +74,16 @@ public final class LocationLookup: Sendable {
             let country = countries.country(latitude: latitude, longitude: longitude)
             guard country == Locator.canada else { return Result(country: country) }
             return Result(country: country, postal: lookup.postal.nearest(latitude: latitude, longitude: longitude,
-                                                                          maxDistance: lookup.postalMaxDistance,
+                                                                          maxDistance: postalMaxDistance,
                                                                           hints: postalHints))
         }
     }
 
     /// A new ``Locator`` for the calling thread.
-    public func makeLocator() throws(GEOSError) -> Locator { try Locator(self) }
+    ///
+    /// - Parameter postalMaxDistance: metres; `nil` (the default) takes ``postalMaxDistance``.
+    /// - Throws: ``GEOSError`` when GEOS cannot create a context.
+    public func makeLocator(postalMaxDistance: Double? = nil) throws(GEOSError) -> Locator {
+        try Locator(self, postalMaxDistance: postalMaxDistance)
+    }
 }

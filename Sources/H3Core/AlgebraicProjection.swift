@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GeoMath
 
 /// `latLngToCell`'s projection onto the face grid without trigonometric calls, answering only
 /// when the answer is certain to be the C library's.
@@ -20,7 +21,7 @@ import Darwin
 ///     x = S · (n cos A + e sin A) / d,    y = S · (n sin A − e cos A) / d
 ///
 /// with S the resolution's scale: three dot products with per-face vectors and one division.
-/// The point's own sine and cosine come from ``DegreeTrigonometry``.
+/// The point's own sine and cosine come from GeoMath's `DegreeTrigonometry`.
 ///
 /// **Exactness.** This path and the C library's compute the same plane point with different
 /// roundings, so near a hex edge (or a face edge) they could disagree. The answer is therefore

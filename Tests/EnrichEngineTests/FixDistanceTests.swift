@@ -1,5 +1,4 @@
 import GeoBridge
-import GeoLookup
 import TestSupport
 import Testing
 
@@ -53,31 +52,6 @@ struct FixDistanceTests {
             #expect(fast == formula, "\(lat),\(lng) → \(lat2),\(lng2) at \(threshold) m")
         }
         #expect(decided > 60_000)  // it decides most pairs: all but those near the threshold
-    }
-
-    @Test("the plane formula and its bound are GeoLookup's LocalDistance, bit for bit")
-    func sameAsLocalDistance() {
-        // FixDistance carries its own copy of LocalDistance's near formula so that it inlines;
-        // this guards the copy against drifting from the original (whose bound was measured)
-        var rng = SplitMix64(seed: 2025)
-        func uniform(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * Double(rng.next() >> 11) / Double(1 << 53) }
-        for _ in 0..<100_000 {
-            let lat = uniform(-85, 85), lng = uniform(-180, 180)
-            let lat2 = lat + uniform(-0.0499, 0.0499)
-            var lng2 = lng + uniform(-0.599, 0.599)
-            if lng2 > 180 { lng2 -= 360 } else if lng2 < -180 { lng2 += 360 }
-            let point = LocalDistance.Point(latitude: lat, longitude: lng)
-            let (sinP, cosP) = FixDistance.sineAndCosine(latitude: lat)
-            #expect(sinP.bitPattern == point.sinLatitude.bitPattern)
-            #expect(cosP.bitPattern == point.cosLatitude.bitPattern)
-            let ours = FixDistance.metres(latitude: lat, longitude: lng, sinLatitude: sinP, cosLatitude: cosP, lat2: lat2, lng2: lng2)
-            let theirs = LocalDistance.metres(from: point, lat2: lat2, lng2: lng2)
-            #expect(ours.bitPattern == theirs.bitPattern, "\(lat),\(lng) → \(lat2),\(lng2)")
-            let tan = abs(sinP / cosP)
-            #expect(tan.bitPattern == point.absTanLatitude.bitPattern)
-            #expect(FixDistance.errorBound(distance: ours, absTan: tan).bitPattern
-                    == LocalDistance.errorBound(distance: theirs, absTan: point.absTanLatitude).bitPattern)
-        }
     }
 
     @Test("roughCosine is within its stated error of cos from −π/2 to π/2")

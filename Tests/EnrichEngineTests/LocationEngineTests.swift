@@ -27,6 +27,34 @@ struct LocationEngineTests {
         #expect(engine.attach(session: sid("other"), at: ts(1_764_237_612_000)) == nil)
     }
 
+    /// Regression: `LocationEngine.standard` built its enrichers with the lookup's 20 km and
+    /// ignored `EngineConfiguration.postalMaxDistance` (set to 5 m, the fix 19.7 m from the
+    /// centroid of R3C 4L9 still got it).
+    @Test("the configuration's postal maximum distance is the one the enrichment uses")
+    func postalMaxDistance() throws {
+        let lookup = try LocationLookup(dataDirectory: Self.dataDirectory)  // its own default: 20 km
+        func postal(within metres: Double) throws -> PostalMatch? {
+            var configuration = EngineConfiguration()
+            configuration.postalMaxDistance = metres
+            let engine = try LocationEngine.standard(configuration: configuration, lookup: lookup, shardCount: 1)
+            guard case .accepted(let e) = engine.ingest(fix(49.888171, -97.131112, at: 1_764_237_600_000, accuracy: 12.5),
+                                                        session: sid("s"))
+            else { Issue.record("not accepted"); return nil }
+            #expect(e.country?.description == "CA")
+            return e.postal
+        }
+        #expect(try postal(within: 5) == nil)
+        #expect(try postal(within: 19) == nil)
+        #expect(try postal(within: 20)?.code.formatted == "R3C 4L9")
+        #expect(try postal(within: 20_000)?.distanceMetres == 19.7)
+        // and a lookup opened with a small limit does not cap the engine's larger one
+        let tight = try LocationLookup(dataDirectory: Self.dataDirectory, postalMaxDistance: 5)
+        var configuration = EngineConfiguration()
+        configuration.postalMaxDistance = 100
+        var enricher = try StandardEnricher(lookup: tight, configuration: configuration)
+        #expect(enricher.enrich(latitude: 49.888171, longitude: -97.131112).postal?.code.formatted == "R3C 4L9")
+    }
+
     @Test("many threads at once give what one table gives alone")
     func concurrency() async {
         let records = ModelTests.stream(seed: 99, count: 40_000, ordered: true)

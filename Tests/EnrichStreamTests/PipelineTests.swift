@@ -31,6 +31,17 @@ import Testing
         #expect(run.statistics.eventsEnriched == 1 && run.statistics.fixesAccepted == 1)
     }
 
+    /// Regression: the enrichers took the lookup's 20 km, not `EnrichOptions.engine.postalMaxDistance`.
+    @Test func theEnginesPostalMaxDistanceIsTheOneUsed() throws {
+        var options = EnrichOptions()
+        options.engine.postalMaxDistance = 5  // the fix lies 19.7 m from R3C 4L9's centroid
+        let near = String(decoding: try StreamRun.run(Self.fix + "\n", options: options).outputLines[0], as: UTF8.self)
+        #expect(near.contains(#""country":"CA""#) && !near.contains("postalcode"))
+        options.engine.postalMaxDistance = 20
+        let far = String(decoding: try StreamRun.run(Self.fix + "\n", options: options).outputLines[0], as: UTF8.self)
+        #expect(far.contains(#""postalcode":"R3C 4L9","fsa":"R3C","postal_distance_m":19.7"#))
+    }
+
     @Test func integerCoordinatesStayIntegersOnAttachedEvents() throws {
         let input = #"{"type":"location","session_id":"a","timestamp":0,"latitude":49,"longitude":-97,"accuracy":10}"#
             + "\n" + Self.event("a", 1000) + "\n"

@@ -126,9 +126,15 @@ struct ThresholdCase: Sendable, CustomTestStringConvertible {
               distance: 100.3000319659456, azimuth: 37),
     ]
 
-    @Test func wgs84Parameters() {
-        #expect(Geodesic.wgs84.equatorialRadius == 6_378_137)
-        #expect(Geodesic.wgs84.flattening == 1 / 298.257223563)
+    /// The ellipsoid handed to PROJ is WGS84: its quarter meridian (equator to pole) is
+    /// 10,001,965.7293 m and a quarter of its equator πa/2 = 10,018,754.1714 m (published WGS84
+    /// figures; a wrong a or f passed to `geod_init` moves either by metres).
+    @Test func wgs84Ellipsoid() {
+        let geodesic = Geodesic.wgs84
+        let meridian = geodesic.distance(from: GeoPoint(latitude: 0, longitude: 0), to: GeoPoint(latitude: 90, longitude: 0))
+        #expect(abs(meridian - 10_001_965.7293) < 1e-3)
+        let equator = geodesic.distance(from: GeoPoint(latitude: 0, longitude: 0), to: GeoPoint(latitude: 0, longitude: 90))
+        #expect(abs(equator - 10_018_754.1714) < 1e-3)
     }
 
     @Test(arguments: references)

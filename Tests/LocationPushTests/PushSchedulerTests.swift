@@ -38,18 +38,29 @@ import Testing
         var policy = PushPolicy()
         policy.maxRetryAfter = 60
         policy.maxRetryTime = 1e9
+        // the ceiling of attempt k is min(30 s, 0.1 s · 2^(k−1)); over 32 jitter seeds each
+        // attempt's delays stay under it and spread over it: some above 60 % of it (so the
+        // backoff does grow, to the cap) and some below 40 % (so it is jittered, not fixed)
+        let ceilings = (1...12).map { min(30, 0.1 * Double(1 << ($0 - 1))) }
+        var delays = [[Double]](repeating: [], count: ceilings.count)
         var s = PushScheduler(policy: policy)
-        _ = s.submit(session: "a", body: body(1), now: 0)
         var t = 0.0
-        var ceilings: [Double] = []
-        for attempt in 1...12 {
-            guard case .wait(_, let d)? = s.completed(session: "a", outcome: .retryable(reason: "x", retryAfter: nil), now: t).first
-            else { Issue.record("no wait"); return }
-            let ceiling = min(30, 0.1 * Double(1 << (attempt - 1)))
-            #expect(d >= 0 && d <= ceiling)
-            ceilings.append(ceiling)
-            t += d
-            _ = s.retryDue(session: "a", now: t)
+        for seed in 0..<32 as Range<UInt64> {
+            s = PushScheduler(policy: policy, seed: seed)
+            t = 0
+            _ = s.submit(session: "a", body: body(1), now: 0)
+            for (k, ceiling) in ceilings.enumerated() {
+                guard case .wait(_, let d)? = s.completed(session: "a", outcome: .retryable(reason: "x", retryAfter: nil), now: t).first
+                else { Issue.record("no wait"); return }
+                #expect(d >= 0 && d <= ceiling, "attempt \(k + 1), seed \(seed): \(d) s")
+                delays[k].append(d)
+                t += d
+                _ = s.retryDue(session: "a", now: t)
+            }
+        }
+        for (k, ceiling) in ceilings.enumerated() {
+            #expect(delays[k].max()! > 0.6 * ceiling && delays[k].min()! < 0.4 * ceiling,
+                    "attempt \(k + 1): delays \(delays[k].min()!)...\(delays[k].max()!) s under a ceiling of \(ceiling) s")
         }
         guard case .wait(_, let honoured)? = s.completed(session: "a", outcome: .retryable(reason: "429", retryAfter: 7), now: t).first
         else { Issue.record("no wait"); return }

@@ -147,8 +147,11 @@ struct SpliceTests {
         // Beyond Python's range (where the peer stops): the calendar continues.
         #expect(iso(253_402_300_800_000) == #""10000-01-01T00:00:00.000Z""#)
         #expect(iso(-62_135_596_800_001) == #""0-12-31T23:59:59.999Z""#)
-        _ = iso(Int64.max)
-        _ = iso(Int64.min)
+        // the extremes neither trap nor wrap: the proleptic Gregorian calendar to the last
+        // millisecond (values from Hinnant's civil_from_days in Python integers, checked against
+        // Python's own `date` over years 1-9999)
+        #expect(iso(Int64.max) == #""292278994-08-17T07:12:55.807Z""#)
+        #expect(iso(Int64.min) == #""-292275055-05-16T16:47:04.192Z""#)
     }
 
     @Test("the contract's example line")
