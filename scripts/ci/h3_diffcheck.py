@@ -17,7 +17,7 @@ them through `geo-enrich h3 ...` and compares every answer exactly with h3-py:
 Floats in the CLI output are parsed with float() and must equal h3's bit for bit.
 The seed is printed; pass it back with --seed to replay a failure.
 
-usage: scripts/h3_diffcheck.py --bin PATH_TO_geo-enrich [--points 200000] [--seed N]
+usage: PYTHONPATH=scripts python3 scripts/ci/h3_diffcheck.py --bin PATH_TO_geo-enrich [--points 200000] [--seed N]
 exit status: 0 when every check passes, 1 on any mismatch, 2 on bad usage.
 """
 import argparse
@@ -29,8 +29,7 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import h3_testpoints as tp  # noqa: E402
+from geoenrich_tools import h3_testpoints as tp
 
 tp.require_h3_version()
 import h3  # noqa: E402

@@ -28,7 +28,7 @@ kept; the last line has no line feed. Both programs run on it under a few config
 Mismatches are reported with the corpus case they come from (first 10 in full). Prints one line
 per check and `N passed, M failed`; exits 1 on any failure.
 
-usage: enrich_diffcheck.py --bin PATH/geo-enrich [--peer ../shared/bench/peer_enrich.py]
+usage: PYTHONPATH=scripts python3 scripts/ci/enrich_diffcheck.py --bin PATH/geo-enrich [--peer ../shared/bench/peer_enrich.py]
                            [--lines N] [--seed K] [--keep DIR] [--configs default,filter,res-postal]
                            [--sessions S] [--no-exotic] [--strict] [--data DIR]
 The peer takes about 48 s per million lines and each configuration runs it once.
@@ -44,8 +44,8 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import broken_lines  # noqa: E402
+from geoenrich_tools import broken_lines
+from geoenrich_tools.paths import PEER
 
 CONFIGS = {  # name: (our options, the peer's options, how ours reads and writes, postal maximum)
     "default": ([], [], "file", 20000.0),
@@ -398,10 +398,9 @@ def where(line, by_record):
 
 
 def main():
-    here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", required=True, help="our geo-enrich executable")
-    ap.add_argument("--peer", default=os.path.join(here, "..", "..", "shared", "bench", "peer_enrich.py"))
+    ap.add_argument("--peer", default=PEER)
     ap.add_argument("--gen", default=None, help="gen_stream.py (default: beside the peer)")
     ap.add_argument("--python", default=sys.executable, help="Python for the peer and the generator")
     ap.add_argument("--data", default=os.environ.get("PEER_DATA", os.path.expanduser("~/.cache/geo-enrich-peer")))

@@ -3,14 +3,14 @@
 # p90 per iteration of 1,000 operations) against the static thresholds in
 # benchmarks/Thresholds/. Wall-clock figures are not gated (this machine is shared and noisy).
 #
-#   scripts/alloc_gate.sh check    run the gated benchmarks; exit non-zero when one allocates more
-#   scripts/alloc_gate.sh update   measure and rewrite the thresholds (after an intended change)
+#   scripts/ci/alloc_gate.sh check    run the gated benchmarks; exit non-zero when one allocates more
+#   scripts/ci/alloc_gate.sh update   measure and rewrite the thresholds (after an intended change)
 #
 # The gated benchmarks are those whose allocation count is fixed by design: none for
 # latLngToCell, cellToLatLng, the postal search, the engine's decision, attach and stream order,
 # and the NDJSON parse-and-splice; the result arrays of cellToBoundary and gridDisk.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 filter='^(latLngToCell res (9|15)|cellToLatLng res 15|cellToBoundary res 15|gridDisk k 1 res 9|postal nearest city points|engine ingest, decision only|engine attach|engine ingest and attach, stream order|LocationEngine ingest|NDJSON parse and splice, per line)$'
 targets=(--target H3Benchmarks --target LookupBenchmarks --target EngineBenchmarks)
@@ -36,7 +36,7 @@ case "${1:-check}" in
     ls benchmarks/Thresholds
     ;;
   *)
-    echo "usage: scripts/alloc_gate.sh check|update" >&2
+    echo "usage: scripts/ci/alloc_gate.sh check|update" >&2
     exit 64
     ;;
 esac

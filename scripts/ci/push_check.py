@@ -19,7 +19,7 @@ pushes each accepted fix. Checks, then prints `N passed, M failed` (exit 1 on a 
             reason; `geo-enrich push --replay` of that file to a healthy server then delivers
             each of them (exit 0), and the file's lines are what arrives, byte for byte
 
-usage: push_check.py --bin PATH/geo-enrich [--lines N] [--seed K] [--gen ../shared/bench/gen_stream.py]
+usage: PYTHONPATH=scripts python3 scripts/ci/push_check.py --bin PATH/geo-enrich [--lines N] [--seed K] [--gen ../shared/bench/gen_stream.py]
 """
 import argparse
 import json
@@ -33,6 +33,8 @@ import threading
 import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from geoenrich_tools.paths import GEN_STREAM
 
 KEY = "push-check-" + os.urandom(6).hex()
 
@@ -98,8 +100,7 @@ class Handler(BaseHTTPRequestHandler):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
-    here = os.path.dirname(os.path.abspath(__file__))
-    ap.add_argument("--gen", default=os.path.join(here, "..", "..", "shared", "bench", "gen_stream.py"))
+    ap.add_argument("--gen", default=GEN_STREAM)
     ap.add_argument("--lines", type=int, default=20000)
     ap.add_argument("--seed", type=int, default=None)
     a = ap.parse_args()
