@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs every test of geo-enrich: installs what is missing, runs the Swift test suite, then the
-# checks of the CLI in scripts/ci:
+# Runs every test of geo-enrich: installs what is missing, runs the Swift test suite and the
+# threaded modules' tests under the thread sanitizer, then the checks of the CLI in scripts/ci:
 # H3 against PyPI h3 4.5.0 on 200,000 fresh random points, the lookup against the peer's lookup
 # (../shared/bench) on 40,000 points, 150 lookups over randomly damaged data files (refused or
 # answered, never a crash), `enrich` against the peer on a fresh 100,000-line stream with every
@@ -16,6 +16,8 @@ bin=.build/release/geo-enrich
 bash scripts/setup.sh
 bash scripts/build_cli.sh --product geo-enrich
 swift test
+# data races in the threaded modules (EnrichStream, EnrichEngine, LocationPush)
+bash scripts/ci/tsan.sh
 python3 scripts/ci/h3_diffcheck.py --bin "$bin" --points 200000
 
 # the lookup against the peer's own classes (../shared/bench, or $GEO_ENRICH_PEER)
