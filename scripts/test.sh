@@ -4,7 +4,8 @@
 # H3 against PyPI h3 4.5.0 on 200,000 fresh random points, the lookup against the peer's lookup
 # (../shared/bench) on 40,000 points, 150 lookups over randomly damaged data files (refused or
 # answered, never a crash), `enrich` against the peer on a fresh 100,000-line stream with every
-# kind of broken line (byte-identical), the push end to end against a failing server, the hot
+# kind of broken line (byte-identical), several workers against one on a 200,000-line stream of
+# tens of thousands of sessions in every format, the push end to end against a failing server, the hot
 # operations' allocation counts (benchmarks/Thresholds), and Spark local[2] against one process
 # (integrations/spark).
 set -euo pipefail
@@ -35,6 +36,9 @@ python3 scripts/ci/data_fuzz.py --bin "$bin" --runs 150
 # spliced in, under three configurations; output, error lines and statistics byte-identical
 # (--strict: lines that are only equivalent, e.g. a postal distance within 0.5 %, fail)
 python3 scripts/ci/enrich_diffcheck.py --bin "$bin" --peer "$peer/peer_enrich.py" --lines 100000 --strict
+
+# `enrich --workers 2` and `--workers 4` against `--workers 1`, every format: the same bytes
+python3 scripts/ci/workers_check.py --bin "$bin" --gen "$peer/gen_stream.py" --lines 200000
 
 # the push end to end: enrich --push-url against a local server that fails one request in four
 python3 scripts/ci/push_check.py --bin "$bin" --gen "$peer/gen_stream.py" --lines 20000
