@@ -5,9 +5,9 @@
 # (../shared/bench) on 40,000 points, 150 lookups over randomly damaged data files (refused or
 # answered, never a crash), `enrich` against the peer on a fresh 100,000-line stream with every
 # kind of broken line (byte-identical), several workers against one on a 200,000-line stream of
-# tens of thousands of sessions in every format, the push end to end against a failing server, the hot
-# operations' allocation counts (benchmarks/Thresholds), and Spark local[2] against one process
-# (integrations/spark).
+# tens of thousands of sessions in every format, the push end to end against a failing server,
+# the hot operations' allocation counts (benchmarks/Thresholds), and Spark local[2] against one
+# process (integrations/spark).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # the checks import the shared helpers (scripts/geoenrich_tools) and the Spark driver
