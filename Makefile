@@ -40,7 +40,7 @@ BENCH_GROWTH := $(PYTHON) $(BENCH_DIR)/anchors/growth.py --stream $(BENCH_STREAM
 BENCH_PUSH := $(SWIFT) run -c release --package-path $(BENCH_DIR) PushThroughput --updates 100000 --runs 5 \
 	> $(BENCH_OUT)/push.json
 # the same stream alone and under Spark local[2] with 2 and 4 partitions (needs integrations/spark/setup.sh)
-BENCH_SPARK := $(PYTHON) $(BENCH_DIR)/anchors/spark_anchor.py --stream $(BENCH_STREAM_FILE) --runs 3 \
+BENCH_SPARK := PYTHONPATH=integrations/spark $(PYTHON) $(BENCH_DIR)/anchors/spark_anchor.py --stream $(BENCH_STREAM_FILE) --runs 3 \
 	--output $(BENCH_OUT)/spark.json
 # end to end: `geo-enrich enrich` and the peer on the same 1 M-line stream, and once on 10 M lines
 BENCH_ENRICH := $(PYTHON) $(BENCH_DIR)/anchors/enrich_cli.py --stream $(BENCH_STREAM_FILE) --big 10000000 \
@@ -48,9 +48,10 @@ BENCH_ENRICH := $(PYTHON) $(BENCH_DIR)/anchors/enrich_cli.py --stream $(BENCH_ST
 
 # make thresholds   re-measure the allocation gate's thresholds (benchmarks/Thresholds/) after an
 #                   intended change of a hot operation's allocations; `scripts/test.sh` checks them
+#                   (scripts/ci/alloc_gate.sh)
 .PHONY: thresholds
 thresholds:
-	bash scripts/alloc_gate.sh update
+	bash scripts/ci/alloc_gate.sh update
 
 .PHONY: bench
 bench:

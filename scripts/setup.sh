@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what geo-enrich needs on a fresh Debian machine, skipping what is already there:
 # the C libraries PROJ and GEOS (with pkg-config, which SwiftPM uses to find them) and the
-# Python reference packages the tests compare against (h3 4.5.0, pinned).
+# Python packages the tests compare against, pinned in scripts/requirements.txt.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 need_apt=()
 for pkg in libproj-dev libgeos-dev pkg-config python3-pip; do
@@ -14,9 +15,24 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
 fi
 
-py_has() { python3 -c "import $1, sys; sys.exit(0 if getattr($1, '__version__', '') == '$2' else 1)" 2>/dev/null; }
-if ! py_has h3 4.5.0; then
-  python3 -m pip install -q --disable-pip-version-check "h3==4.5.0" 2>&1 | grep -v -i "warning" || true
+# pip only when a pin is not met (pip itself would ask the index every time)
+unmet=$(python3 - scripts/requirements.txt <<'PY'
+import sys
+from importlib import metadata
+for line in open(sys.argv[1]):
+    req = line.split("#")[0].strip()
+    if req:
+        name, version = req.split("==")
+        try:
+            if metadata.version(name) != version:
+                print(req)
+        except metadata.PackageNotFoundError:
+            print(req)
+PY
+)
+if [ -n "$unmet" ]; then
+  echo "setup: installing $(echo $unmet)"
+  python3 -m pip install -q --disable-pip-version-check -r scripts/requirements.txt 2>&1 | grep -v -i "warning" || true
 fi
 
 command -v swift >/dev/null || { echo "setup: Swift 6.1 or later is required (swift not on PATH)" >&2; exit 1; }

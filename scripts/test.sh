@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
-# Runs every test of geo-enrich: installs what is missing, runs the Swift test suite, then
-# the differential checks of the CLI: H3 against PyPI h3 4.5.0 on 200,000 fresh random points,
-# the lookup against the peer's lookup (../shared/bench) on 40,000 points, 150 lookups over randomly
-# damaged data files (refused or answered, never a crash), and `enrich` against
-# the peer on a fresh 100,000-line stream with every kind of broken line, the push end to end
-# against a failing server, the hot operations' allocation counts (benchmarks/Thresholds), and
-# Spark local[2] against one process (integrations/spark).
+# Runs every test of geo-enrich: installs what is missing, runs the Swift test suite and the
+# threaded modules' tests under the thread sanitizer, then the checks of the CLI in scripts/ci:
+# H3 against PyPI h3 4.5.0 on 200,000 fresh random points, the lookup against the peer's lookup
+# (../shared/bench) on 40,000 points, 150 lookups over randomly damaged data files (refused or
+# answered, never a crash), `enrich` against the peer on a fresh 100,000-line stream with every
+# kind of broken line (byte-identical), several workers against one on a 200,000-line stream of
+# tens of thousands of sessions in every format, the push end to end against a failing server,
+# the hot operations' allocation counts (benchmarks/Thresholds), and Spark local[2] against one
+# process (integrations/spark).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# the checks import the shared helpers (scripts/geoenrich_tools) and the Spark driver
+export PYTHONPATH="$PWD/scripts:$PWD/integrations/spark${PYTHONPATH:+:$PYTHONPATH}"
+bin=.build/release/geo-enrich
 
 bash scripts/setup.sh
 bash scripts/build_cli.sh --product geo-enrich
 swift test
-python3 scripts/h3_diffcheck.py --bin .build/release/geo-enrich --points 200000
+# data races in the threaded modules (EnrichStream, EnrichEngine, LocationPush)
+bash scripts/ci/tsan.sh
+python3 scripts/ci/h3_diffcheck.py --bin "$bin" --points 200000
 
 # the lookup against the peer's own classes (../shared/bench, or $GEO_ENRICH_PEER)
 peer=${GEO_ENRICH_PEER:-$(cd .. && pwd)/shared/bench}
@@ -21,20 +28,24 @@ if [ ! -f "$peer/peer_enrich.py" ]; then
   exit 1
 fi
 bash "$peer/setup_peer.sh" >/dev/null
-python3 scripts/lookup_diffcheck.py --bin .build/release/geo-enrich --peer "$peer/peer_enrich.py"
+python3 scripts/ci/lookup_diffcheck.py --bin "$bin" --peer "$peer/peer_enrich.py"
 # damaged data files (random bytes, checksum made good) are refused at open or still answer: never a crash
-python3 scripts/data_fuzz.py --bin .build/release/geo-enrich --runs 150
+python3 scripts/ci/data_fuzz.py --bin "$bin" --runs 150
 
 # `enrich` against the peer itself: a fresh generated stream with the broken-lines corpus
-# spliced in, under three configurations; output, error lines and statistics must agree
-python3 scripts/enrich_diffcheck.py --bin .build/release/geo-enrich --peer "$peer/peer_enrich.py" --lines 100000
+# spliced in, under three configurations; output, error lines and statistics byte-identical
+# (--strict: lines that are only equivalent, e.g. a postal distance within 0.5 %, fail)
+python3 scripts/ci/enrich_diffcheck.py --bin "$bin" --peer "$peer/peer_enrich.py" --lines 100000 --strict
+
+# `enrich --workers 2` and `--workers 4` against `--workers 1`, every format: the same bytes
+python3 scripts/ci/workers_check.py --bin "$bin" --gen "$peer/gen_stream.py" --lines 200000
 
 # the push end to end: enrich --push-url against a local server that fails one request in four
-python3 scripts/push_check.py --bin .build/release/geo-enrich --gen "$peer/gen_stream.py" --lines 20000
+python3 scripts/ci/push_check.py --bin "$bin" --gen "$peer/gen_stream.py" --lines 20000
 
 # the allocation gate: a hot operation that allocates more than its threshold fails the run
-GEN_STREAM="$peer/gen_stream.py" bash scripts/alloc_gate.sh check
+GEN_STREAM="$peer/gen_stream.py" bash scripts/ci/alloc_gate.sh check
 
 # Spark local[2] against one process: the same output lines, bad-line reports and summed statistics
 bash integrations/spark/setup.sh
-python3 scripts/spark_check.py --bin .build/release/geo-enrich --gen "$peer/gen_stream.py" --lines 200000
+python3 scripts/ci/spark_check.py --bin "$bin" --gen "$peer/gen_stream.py" --lines 200000

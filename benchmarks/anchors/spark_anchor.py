@@ -33,10 +33,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 BINARY = os.path.join(ROOT, ".build", "release", "geo-enrich")
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.join(ROOT, "integrations", "spark"))
-import geo_enrich_spark  # noqa: E402
-from enrich_cli import timed  # noqa: E402
+import geo_enrich_spark  # integrations/spark, on PYTHONPATH as the Makefile sets it
+from enrich_cli import timed  # beside this file
 
 MASTER = "local[2]"
 STARTUP = (

@@ -52,7 +52,7 @@ enum EngineInputs {
         do {
             return try LocationLookup(dataDirectory: dataDirectory)
         } catch {
-            fatalError("cannot open the lookup data in \(dataDirectory): \(error); rebuild it with ./scripts/build_data.sh")
+            fatalError("cannot open the lookup data in \(dataDirectory): \(error); rebuild it with ./scripts/data/build_data.sh")
         }
     }()
 

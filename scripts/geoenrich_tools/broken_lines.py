@@ -20,9 +20,9 @@ contract (ISO week dates, `+01` offsets, a comma before the fraction, a vertical
 blank line, ...); `--no-exotic` leaves them out. Deterministic for a given seed. Needs pyproj
 (installed by setup_peer.sh) for the points 99.7 m and 100.3 m from a fix.
 
-usage: broken_lines.py [--seed K] [--no-exotic] [--stream-sessions S] > corpus.ndjson
-       broken_lines.py [--seed K] [...] --list        line number, expected outcome, label (TSV)
-       broken_lines.py [--seed K] [...] --verify [--peer PATH] [--data DIR]
+usage (PYTHONPATH=scripts): python3 -m geoenrich_tools.broken_lines [--seed K] [--no-exotic] [--stream-sessions S] > corpus.ndjson
+       python3 -m geoenrich_tools.broken_lines [--seed K] [...] --list        line number, expected outcome, label (TSV)
+       python3 -m geoenrich_tools.broken_lines [--seed K] [...] --verify [--peer PATH] [--data DIR]
 As a module: corpus(seed, exotic=True, stream_sessions=0) -> [Line]; render(lines) -> bytes.
 `stream_sessions` S > 0 adds optOut / optIn events for a few of gen_stream.py's sessions
 (s-000000 .. s-<S-1>): the opt-outs in the first half of the corpus, the opt-ins in the second.
@@ -38,6 +38,8 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+
+from geoenrich_tools.paths import PEER
 
 MAX_LINE = 1 << 20
 T0 = 1764237600000  # 2025-11-27T10:00:00Z, the start of gen_stream.py's streams
@@ -785,8 +787,7 @@ def main():
                     help="add consent changes for gen_stream.py sessions s-000000 .. s-<S-1>")
     ap.add_argument("--list", action="store_true", help="print line number, expected outcome and label")
     ap.add_argument("--verify", action="store_true", help="run the peer on the corpus and check it")
-    here = os.path.dirname(os.path.abspath(__file__))
-    ap.add_argument("--peer", default=os.path.join(here, "..", "..", "shared", "bench", "peer_enrich.py"))
+    ap.add_argument("--peer", default=PEER)
     ap.add_argument("--data", default=None, help="the peer's --data (default: its own default)")
     a = ap.parse_args()
     lines = corpus(a.seed, not a.no_exotic, a.stream_sessions)

@@ -12,7 +12,7 @@ coordinates bit for bit.
 Prints the share of points in Canadian cities (the benchmark's cities and border towns, and,
 with --postal-db, every Canadian postal-code centroid) that need a polygon test.
 
-usage: scripts/check_country_data.py --shp PATH.shp --bin data/countries.bin
+usage: PYTHONPATH=scripts python3 scripts/data/check_country_data.py --shp PATH.shp --bin data/countries.bin
            [--world 200000] [--near 50000] [--seed N] [--postal-db postalcodes.db]
 exit status: 0 when every point agrees, 1 otherwise.
 """
@@ -25,8 +25,7 @@ import time
 import numpy as np
 import shapely
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import country_rule as rule  # noqa: E402
+from geoenrich_tools import country_rule as rule
 
 
 def check_structure(f, n_shp):

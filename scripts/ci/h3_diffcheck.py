@@ -10,6 +10,10 @@ them through `geo-enrich h3 ...` and compares every answer exactly with h3-py:
   center    stdin one cell per line                     -> `LAT LNG`
   boundary  stdin one cell per line                     -> `LAT LNG,LAT LNG,...`
   disk      stdin one cell per line, --k K (K = 1...3)  -> space-separated cells (a set)
+  parent    stdin one cell per line, --resolution R     -> the parent (R from 0 to the cell's);
+            R finer than the cell's -> `error: ...`
+  children  stdin one cell per line, --resolution R     -> the children, space-separated, in
+            ascending order (R 0-3 levels finer); R coarser, or more than 7 levels finer -> `error: ...`
   info      stdin one 64-bit value in hex per line      -> JSON
             {"valid":true,"resolution":9,"base_cell":20,"pentagon":false}
             (for an invalid value, {"valid":false,...} or `error: ...`)
@@ -17,7 +21,7 @@ them through `geo-enrich h3 ...` and compares every answer exactly with h3-py:
 Floats in the CLI output are parsed with float() and must equal h3's bit for bit.
 The seed is printed; pass it back with --seed to replay a failure.
 
-usage: scripts/h3_diffcheck.py --bin PATH_TO_geo-enrich [--points 200000] [--seed N]
+usage: PYTHONPATH=scripts python3 scripts/ci/h3_diffcheck.py --bin PATH_TO_geo-enrich [--points 200000] [--seed N]
 exit status: 0 when every check passes, 1 on any mismatch, 2 on bad usage.
 """
 import argparse
@@ -29,8 +33,7 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import h3_testpoints as tp  # noqa: E402
+from geoenrich_tools import h3_testpoints as tp
 
 tp.require_h3_version()
 import h3  # noqa: E402
@@ -229,6 +232,73 @@ def check_disk(binary, cells_by_k, seed, timeout):
     return chk
 
 
+def by_resolution(pairs):
+    """{resolution: [cells]} from (cell, resolution) pairs: the CLI takes one --resolution a run."""
+    groups = {}
+    for c, r in pairs:
+        groups.setdefault(r, []).append(c)
+    return groups
+
+
+def check_parent(binary, pairs, seed, timeout):
+    """`h3 parent --resolution R` against cell_to_parent; a resolution finer than the cell's is an error."""
+    chk = Check("parent")
+    for res, cells in sorted(by_resolution(pairs).items()):
+        lines = [format(c, "x") for c in cells]
+        try:
+            out = run_cli(binary, ["h3", "parent", "--resolution", str(res)], lines, timeout)
+        except RuntimeError as e:
+            chk.fatal, chk.cases = str(e), chk.cases + len(lines)
+            return chk
+        for line, c, got in zip(lines, cells, out):
+            chk.cases += 1
+            try:
+                want = format(h3i.cell_to_parent(c, res), "x")
+            except h3.H3BaseException as e:
+                want = None
+                why = type(e).__name__
+            if want is None:
+                if not got.startswith("error:"):
+                    chk.mismatch(f"[seed {seed}] parent --resolution {res} of {line} (res "
+                                 f"{h3i.get_resolution(c)}): h3-py raises {why}, got `{got}`")
+            elif got != want:
+                chk.mismatch(f"[seed {seed}] parent --resolution {res} of {line}: expected {want}, got `{got}`")
+    return chk
+
+
+def check_children(binary, pairs, seed, timeout):
+    """`h3 children --resolution R` against cell_to_children, in ascending order; a resolution
+    coarser than the cell's (h3-py raises) and one more than 7 levels finer (the CLI's limit) are errors."""
+    chk = Check("children")
+    for res, cells in sorted(by_resolution(pairs).items()):
+        lines = [format(c, "x") for c in cells]
+        try:
+            out = run_cli(binary, ["h3", "children", "--resolution", str(res)], lines, timeout)
+        except RuntimeError as e:
+            chk.fatal, chk.cases = str(e), chk.cases + len(lines)
+            return chk
+        for line, c, got in zip(lines, cells, out):
+            chk.cases += 1
+            cell_res = h3i.get_resolution(c)
+            if res < cell_res or res - cell_res > 7:
+                if not got.startswith("error:"):
+                    why = "coarser than the cell's" if res < cell_res else "more than 7 levels finer"
+                    chk.mismatch(f"[seed {seed}] children --resolution {res} of {line} (res {cell_res}, "
+                                 f"{why}): expected an error, got `{got[:80]}`")
+                continue
+            want = sorted(h3i.cell_to_children(c, res))
+            try:
+                have = [int(x, 16) for x in got.split(" ")]
+            except ValueError:
+                have = None
+            if have != want or got != " ".join(format(x, "x") for x in want):
+                detail = (f"not a list of cells: `{got[:80]}`" if have is None else
+                          f"{len(want)} expected, {len(have)} given; missing {len(set(want) - set(have))}, "
+                          f"extra {len(set(have) - set(want))}, ascending {have == sorted(have)}")
+                chk.mismatch(f"[seed {seed}] children --resolution {res} of {line} (res {cell_res}): {detail}")
+    return chk
+
+
 def check_info(binary, values, seed, timeout):
     chk = Check("info")
     lines = [format(v, "x") for v in values]
@@ -271,6 +341,12 @@ def main():
                     help="cells for `h3 center` and `h3 boundary` (default: 20000)")
     ap.add_argument("--disk-cells", type=int, default=3_000,
                     help="cells for `h3 disk`, split over k = 1, 2, 3 (default: 3000)")
+    ap.add_argument("--parent-cells", type=int, default=20_000,
+                    help="cells for `h3 parent`, each at a random coarser resolution, some at a finer one "
+                         "(an error) (default: 20000)")
+    ap.add_argument("--children-cells", type=int, default=3_000,
+                    help="cells for `h3 children`, 0-3 levels finer, some coarser or 8 finer (errors) "
+                         "(default: 3000)")
     ap.add_argument("--info-values", type=int, default=4_000,
                     help="values for `h3 info`, a quarter of them invalid (default: 4000)")
     ap.add_argument("--timeout", type=float, default=300, help="seconds allowed per CLI call (default: 300)")
@@ -318,6 +394,27 @@ def main():
         chosen += rng.sample(hard, 8)  # disks around pentagons take H3's slow path
         by_k[k] = chosen
     timed(check_disk, args.bin, by_k, seed, args.timeout)
+
+    # parents: every resolution from 0 to the cell's; one in 20 asks for a finer one (an error)
+    parent_pairs = []
+    for c in [rng.choice(cells) for _ in range(args.parent_cells)] + hard:
+        r = h3i.get_resolution(c)
+        if r < 15 and rng.random() < 0.05:
+            parent_pairs.append((c, rng.randint(r + 1, 15)))
+        else:
+            parent_pairs.append((c, rng.randint(0, r)))
+    timed(check_parent, args.bin, parent_pairs, seed, args.timeout)
+
+    # children: 0 to 3 levels finer (up to 343 cells a line); one in 20 is an error: a coarser
+    # resolution, or 8 levels finer (the CLI refuses more than 7)
+    child_pairs = []
+    for c in [rng.choice(cells) for _ in range(args.children_cells)] + rng.sample(hard, 32):
+        r = h3i.get_resolution(c)
+        if rng.random() < 0.05 and (r > 0 or r + 8 <= 15):
+            child_pairs.append((c, rng.randint(0, r - 1) if r > 0 and (r + 8 > 15 or rng.random() < 0.5) else r + 8))
+        else:
+            child_pairs.append((c, min(15, r + rng.randint(0, 3))))
+    timed(check_children, args.bin, child_pairs, seed, args.timeout)
 
     n_invalid = args.info_values // 4
     info_values = [rng.choice(cells) for _ in range(args.info_values - n_invalid)]

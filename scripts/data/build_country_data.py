@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build data/countries.bin: which Natural Earth 10 m admin-0 record holds a point.
 
-The rule (scripts/country_rule.py, from the peer's `Countries`): a point (lat, lng), taken planar
+The rule (scripts/geoenrich_tools/country_rule.py, from the peer's `Countries`): a point (lat, lng), taken planar
 as x = longitude, y = latitude, belongs to the lowest-index record of
 ne_10m_admin_0_countries_deu.shp whose geometry intersects it (a boundary point is inside); the
 country is that record's ISO_A2_EH, none for -99 or when no record intersects the point.
@@ -10,7 +10,7 @@ The file answers most points from a grid of 1-degree tiles refined by a quadtree
 test; only points in small boxes that a border or coast crosses need one, against the few records
 listed for the box, whose geometries the file carries as WKB.
 
-File: the container of scripts/geodata_container.py (128-byte header, then the payload), magic
+File: the container of scripts/geoenrich_tools/geodata_container.py (128-byte header, then the payload), magic
 GECNTRY1, version 1, counts = [R records, N quadtree nodes, W candidate-list words, 1 tile per
 degree]. Little-endian throughout. Payload sections, in this order, each starting 8-byte aligned
 (zero padding after a section whose size is not a multiple of 8):
@@ -57,7 +57,7 @@ CITY_DEPTH): shallow over the world,
 deeper over southern Canada and the US border, deepest around Canadian cities, so that most
 points where the product's users are need no polygon test while the quadtree stays small.
 
-usage: scripts/build_country_data.py --shp PATH/ne_10m_admin_0_countries_deu.shp --out data/countries.bin
+usage: PYTHONPATH=scripts python3 scripts/data/build_country_data.py --shp PATH/ne_10m_admin_0_countries_deu.shp --out data/countries.bin
 Output is deterministic: the same shapefile gives the same bytes.
 """
 import argparse
@@ -69,9 +69,8 @@ import time
 import numpy as np
 import shapely
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import country_rule as rule  # noqa: E402
-import geodata_container  # noqa: E402
+from geoenrich_tools import country_rule as rule
+from geoenrich_tools import geodata_container
 
 SOURCE = "Natural Earth 10m admin-0 v5.1.1 (public domain)"
 EPS = 2.0 ** -30  # degrees (about 0.1 mm): the classification margin, exact in float64

