@@ -1,4 +1,4 @@
-/// The binary layout of `data/countries.bin` (written by `scripts/build_country_data.py`, whose
+/// The binary layout of `data/countries.bin` (written by `scripts/data/build_country_data.py`, whose
 /// docstring is the reference): the only place that knows offsets, sizes and entry bits.
 ///
 /// The container header (``DataFile``) has magic `GECNTRY1`, version 1 and the counts

@@ -211,6 +211,6 @@ public struct DataFileError: Error, CustomStringConvertible, Equatable {
             what = "is corrupted: checksum \(String(a, radix: 16)), expected \(String(e, radix: 16))"
         case .corrupt(let m): what = "is corrupted: \(m)"
         }
-        return "data file \(path) \(what); rebuild it with scripts/build_data.sh or restore it from the repository"
+        return "data file \(path) \(what); rebuild it with scripts/data/build_data.sh or restore it from the repository"
     }
 }

@@ -1,4 +1,4 @@
-/// The mapped sections of a postal data file (layout in `scripts/build_postal_data.py`), as a
+/// The mapped sections of a postal data file (layout in `scripts/data/build_postal_data.py`), as a
 /// trivial value: the search copies it freely without reference counting.
 ///
 /// Grid cells (1/125° by default: 885 m by 573 m at 50° N) are grouped in blocks of 64 × 64.

@@ -7,7 +7,7 @@ import Darwin
 /// The Canadian postal-code centroids of `data/postal_ca.bin`, memory-mapped, with a
 /// nearest-centroid search by WGS84 geodesic distance.
 ///
-/// The file (built by `scripts/build_postal_data.py`, layout in its docstring) sorts the
+/// The file (built by `scripts/data/build_postal_data.py`, layout in its docstring) sorts the
 /// centroids into a grid of cells (1/125° by default) stored row run by row run, each cell
 /// sorted by latitude (see ``PostalGrid``). A search sweeps its own cell (or the 3 × 3 around
 /// it, when empty) for a first best distance, then the neighbours or row runs that surely hold

@@ -54,7 +54,7 @@ import Testing
 
     @Test func eqworksPostalCodeIsTheContractsWithoutItsSpace() throws {
         // the same point as a canonical fix: the contract's nearest code (checked against the
-        // peer by scripts/enrich_diffcheck.py), which the EQWorks form writes without the space
+        // peer by scripts/ci/enrich_diffcheck.py), which the EQWorks form writes without the space
         let canonical = #"{"type":"location","session_id":"u","timestamp":1,"latitude":49.880312,"longitude":-97.112786}"#
         let geo = try #require(try Self.json(try StreamRun.run(canonical + "\n").outputLines[0])["geo"] as? [String: Any])
         let eq = #"{"cmd":"logEvent","userId":"u","timestamp":"2022-05-31T21:07:56.220Z","location":{"longitude":-97.112786,"latitude":49.880312}}"#

@@ -23,7 +23,7 @@ struct CountryIndexTests {
 
     // Every expectation was checked with shapely 2.2 (GEOS 3.14) against
     // ne_10m_admin_0_countries_deu.shp under the peer's rule (the lowest-index record whose
-    // geometry intersects the point; scripts/country_rule.py BruteForce and the peer's own
+    // geometry intersects the point; scripts/geoenrich_tools/country_rule.py BruteForce and the peer's own
     // `Countries` class agree on all of them).
     static let landmarks: [CountryLandmark] = [
         .init(name: "Detroit", latitude: 42.3314, longitude: -83.0458, expected: "US"),

@@ -3,7 +3,7 @@ import Testing
 @testable import H3Core
 
 // Every expected value in Fixtures/ was produced by the H3 4.5.0 C library through PyPI
-// `h3==4.5.0`; scripts/gen_h3_golden.py wrote them and says how to regenerate them. H3Core
+// `h3==4.5.0`; scripts/dev/gen_h3_golden.py wrote them and says how to regenerate them. H3Core
 // must match bit for bit, so doubles are compared by bit pattern and cells as UInt64.
 //
 // Each test reports at most MismatchLog.limit mismatches as issues but counts all of them,
@@ -283,13 +283,13 @@ private struct FixtureLine {
     let text: Substring
 }
 
-/// Reads the text fixtures written by `scripts/gen_h3_golden.py`.
+/// Reads the text fixtures written by `scripts/dev/gen_h3_golden.py`.
 private enum Fixture {
     /// The data lines of `Fixtures/<name>.txt`, skipping `#` comments and blank lines.
     static func lines(_ name: String, separator: Character = " ") throws -> [FixtureLine] {
         let url = try #require(
             Bundle.module.url(forResource: name, withExtension: "txt", subdirectory: "Fixtures"),
-            "missing fixture \(name).txt; run scripts/gen_h3_golden.py")
+            "missing fixture \(name).txt; run scripts/dev/gen_h3_golden.py")
         let text = try String(contentsOf: url, encoding: .utf8)
         var out: [FixtureLine] = []
         for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {

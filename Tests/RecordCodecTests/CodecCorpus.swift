@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import RecordCodec
 
-/// The differential corpus in `Fixtures/`, written by `scripts/gen_codec_corpus.py` from the peer
+/// The differential corpus in `Fixtures/`, written by `scripts/dev/gen_codec_corpus.py` from the peer
 /// itself (its `validate`, `parse_ts`, `flush()` splice, and orjson 3.8.3). Set
 /// `RECORD_CODEC_CORPUS=DIR` to read a larger corpus generated with `--scale K --out DIR`.
 enum CodecCorpus {
