@@ -11,7 +11,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "GeoEnrich",
-                 targets: ["GeoMath", "H3Core", "GeoBridge", "GeoLookup", "EnrichEngine", "RecordCodec", "EnrichStream", "LocationPush"]),
+                 targets: ["GeoMath", "GeoModel", "H3Core", "GeoBridge", "GeoLookup", "EnrichEngine", "RecordCodec", "EnrichStream", "LocationPush"]),
         .executable(name: "geo-enrich", targets: ["GeoEnrichCLI"]),
     ],
     dependencies: [
@@ -32,15 +32,18 @@ let package = Package(
         .target(name: "GeoMath"),
         // Pure-Swift H3 v4, bit-exact with H3 4.5.0. Depends only on GeoMath.
         .target(name: "H3Core", dependencies: ["GeoMath"]),
+        // The values every layer shares: the `geo` object (Enrichment), a number as JSON wrote it,
+        // a timestamp, country and postal codes. Pure Swift over H3Core.
+        .target(name: "GeoModel", dependencies: ["H3Core"]),
         // Swift wrappers over PROJ (geodesics) and GEOS (geometry); no C type in its public API.
         .target(name: "GeoBridge", dependencies: ["CPROJ", "CGEOS"]),
 
         // Country, postal-code and FSA lookups over the memory-mapped files in data/.
-        .target(name: "GeoLookup", dependencies: ["GeoMath", "GeoBridge"]),
+        .target(name: "GeoLookup", dependencies: ["GeoMath", "GeoModel", "GeoBridge"]),
 
         // The hot-path record codec: one input line to a checked record (as the peer decides)
         // and the `geo` splice of the output line, byte-exact with the peer. No dependencies.
-        .target(name: "RecordCodec"),
+        .target(name: "RecordCodec", dependencies: ["GeoModel"]),
 
         // The one place where threads share what the compiler cannot check (a pthread lock with
         // a condition, hand-overs of non-Sendable values, a batch's bytes), used by the engine's
@@ -48,7 +51,7 @@ let package = Package(
         .target(name: "ThreadSharing"),
 
         // The engine of contract rules 1-7: sessions, distance filter, expiry, attach, consent.
-        .target(name: "EnrichEngine", dependencies: ["GeoMath", "H3Core", "GeoBridge", "GeoLookup", "ThreadSharing"]),
+        .target(name: "EnrichEngine", dependencies: ["GeoMath", "GeoModel", "H3Core", "GeoBridge", "GeoLookup", "ThreadSharing"]),
 
         // NDJSON streams through the engine on all cores: batches read, parsed and decided in
         // parallel (sessions partitioned), written in input order, every line counted.
@@ -65,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "GeoEnrichCLI",
             dependencies: [
-                "H3Core", "GeoBridge", "GeoLookup", "EnrichEngine", "EnrichStream", "LocationPush", "RecordCodec",
+                "GeoModel", "H3Core", "GeoBridge", "GeoLookup", "EnrichEngine", "EnrichStream", "LocationPush", "RecordCodec",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -74,10 +77,11 @@ let package = Package(
         // GeoBridge for PROJ, the reference the local distance and its bound are checked against.
         .testTarget(name: "GeoMathTests", dependencies: ["GeoMath", "GeoBridge", "TestSupport"]),
         .testTarget(name: "H3CoreTests", dependencies: ["H3Core", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "GeoModelTests", dependencies: ["GeoModel", "H3Core"]),
         .testTarget(name: "GeoBridgeTests", dependencies: ["GeoBridge"]),
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "GeoBridge", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "EnrichEngineTests", dependencies: ["EnrichEngine", "GeoMath", "TestSupport"]),
-        .testTarget(name: "RecordCodecTests", dependencies: ["RecordCodec"], exclude: ["Fixtures"]),
+        .testTarget(name: "RecordCodecTests", dependencies: ["RecordCodec", "H3Core"], exclude: ["Fixtures"]),
         .testTarget(name: "EnrichStreamTests", dependencies: ["EnrichStream", "EnrichEngine", "RecordCodec", "GeoLookup", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "LocationPushTests", dependencies: [

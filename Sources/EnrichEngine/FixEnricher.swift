@@ -1,5 +1,6 @@
 import GeoBridge
 import GeoLookup
+import GeoModel
 import H3Core
 
 /// Computes the location context of an accepted fix: its H3 cell, country and postal code.

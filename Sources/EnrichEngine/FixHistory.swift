@@ -1,3 +1,5 @@
+import GeoModel
+
 /// The accepted fixes that sessions keep for late events (contract rule 4: an event up to one
 /// expiry late finds the fix that was live at its time), other than each session's newest,
 /// which ``SessionState`` holds inline.

@@ -1,4 +1,5 @@
 import GeoLookup
+import GeoModel
 import ThreadSharing
 
 /// The enrichment engine for an ingestion service: many threads ingest fixes and attach

@@ -1,3 +1,5 @@
+import GeoModel
+
 /// The location state of one live session, an entry of the session table's dense array: its id,
 /// its newest accepted fix with the cosine of that fix's latitude (for the distance filter),
 /// and the ends of its list of older accepted fixes in the table's ``FixHistory``.
@@ -22,7 +24,7 @@ struct SessionState {
     init(id: SessionID, first: Enrichment) {
         self.id = id
         newest = first
-        roughCosLatitude = FixDistance.Origin(latitude: first.latitude, longitude: first.longitude).roughCosLatitude
+        roughCosLatitude = FixDistance.Origin(latitude: first.latitudeDegrees, longitude: first.longitudeDegrees).roughCosLatitude
     }
 
     /// The newest fix as the rules for the next fix read it: its time, and its position with
@@ -42,7 +44,7 @@ struct SessionState {
             if t < time { return .stale }
             // a live last fix filters by distance; an expired one does not
             if t - time < c.expiry
-                && !FixDistance.isAtLeast(c.distanceFilter, from: origin, latitude: fix.latitude, longitude: fix.longitude) {
+                && !FixDistance.isAtLeast(c.distanceFilter, from: origin, latitude: fix.latitudeDegrees, longitude: fix.longitudeDegrees) {
                 return .distance
             }
             return nil
@@ -53,7 +55,7 @@ struct SessionState {
     @inline(__always)
     var latest: Latest {
         Latest(time: newest.fixTimestamp.milliseconds,
-               origin: FixDistance.Origin(latitude: newest.latitude, longitude: newest.longitude,
+               origin: FixDistance.Origin(latitude: newest.latitudeDegrees, longitude: newest.longitudeDegrees,
                                           roughCosLatitude: roughCosLatitude))
     }
 
@@ -75,7 +77,7 @@ struct SessionState {
             olderTail = 0
         }
         newest = e
-        roughCosLatitude = FixDistance.Origin(latitude: e.latitude, longitude: e.longitude).roughCosLatitude
+        roughCosLatitude = FixDistance.Origin(latitude: e.latitudeDegrees, longitude: e.longitudeDegrees).roughCosLatitude
     }
 
     /// The location for an event at `time` (contract rule 4): the latest accepted fix taken at

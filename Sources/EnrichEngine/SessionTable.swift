@@ -1,4 +1,5 @@
 import GeoLookup
+import GeoModel
 import H3Core
 
 /// The engine's rules over many sessions, for one thread at a time: consent, accuracy,
@@ -50,10 +51,9 @@ public struct SessionTable<Enricher: FixEnricher> {
     public mutating func ingest(_ fix: Fix, session: SessionID, consent: Consent? = nil) -> FixDecision {
         let decision = store.decide(fix, session: session, consent: consent)
         if case .rejected(let reason) = decision { return .rejected(reason) }
-        let (h3, country, postal) = _enricher.enrich(latitude: fix.latitude, longitude: fix.longitude)
+        let (h3, country, postal) = _enricher.enrich(latitude: fix.latitudeDegrees, longitude: fix.longitudeDegrees)
         let accepted = Enrichment(latitude: fix.latitude, longitude: fix.longitude, accuracy: fix.accuracy,
-                                  fixTimestamp: fix.timestamp, h3: h3, country: country, postal: postal,
-                                  tag: fix.tag)
+                                  fixTimestamp: fix.timestamp, h3: h3, country: country, postal: postal)
         store.record(accepted, session: session, decision)
         return .accepted(accepted)
     }

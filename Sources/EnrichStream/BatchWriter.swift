@@ -117,7 +117,7 @@ final class BatchWriter {
         guard let pushSink else { return }
         for output in batch.outputs {
             for accepted in output.accepted where Int(accepted.line) < limit {
-                let fix = accepted.fix
+                let fix = accepted.enrichment
                 pushSink.accepted(session: accepted.session.rawValue,
                                   body: PushBody.json(latitude: fix.latitude, longitude: fix.longitude,
                                                       accuracy: fix.accuracy))

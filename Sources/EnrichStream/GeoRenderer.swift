@@ -1,4 +1,5 @@
 import EnrichEngine
+import GeoModel
 import RecordCodec
 
 /// Writes output lines for one partition: a record's line with its enrichment spliced in, in the
@@ -22,7 +23,7 @@ struct GeoRenderer {
         if let cached = cache[session], cached.enrichment == enrichment {
             geo = cached.geo
         } else {
-            geo = RenderedGeo(Self.fields(enrichment))
+            geo = RenderedGeo(enrichment)
             if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
             cache[session] = (enrichment, geo)
         }
@@ -36,32 +37,5 @@ struct GeoRenderer {
         out.append(contentsOf: #","rejected":""#.utf8)
         out.append(contentsOf: reason.rawValue.utf8)
         out.append(contentsOf: #""}"#.utf8)
-    }
-
-    /// The `geo` values of an enrichment seen `age` milliseconds after its fix.
-    static func fields(_ e: Enrichment, age: Int64) -> GeoFields {
-        var f = fields(e)
-        f.ageMilliseconds = age
-        return f
-    }
-
-    /// The `geo` values of an enrichment, numbers in the form the fix wrote them.
-    static func fields(_ e: Enrichment) -> GeoFields {
-        GeoFields(latitude: number(e.latitude, integer: e.tag & NumberForms.latitudeInteger != 0),
-                  longitude: number(e.longitude, integer: e.tag & NumberForms.longitudeInteger != 0),
-                  accuracy: e.accuracy.map { number($0, integer: e.tag & NumberForms.accuracyInteger != 0) },
-                  fixTimestamp: e.fixTimestamp.milliseconds, ageMilliseconds: 0, h3: e.h3.rawValue,
-                  country: e.country?.description,
-                  postal: e.postal.map { PostalFields(code: $0.code.formatted, fsa: $0.fsa,
-                                                      distanceMetres: $0.distanceMetres) })
-    }
-
-    /// A number as JSON gave it: an integer stays one. (An integer accuracy beyond 2^53 m has
-    /// passed through a double and is written as that double's integer.)
-    static func number(_ value: Double, integer: Bool) -> JSONNumber {
-        guard integer else { return .double(value) }
-        if let v = Int64(exactly: value) { return .integer(v) }
-        if let v = UInt64(exactly: value) { return .unsignedInteger(v) }
-        return .double(value)
     }
 }

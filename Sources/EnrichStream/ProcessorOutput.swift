@@ -73,6 +73,6 @@ struct AcceptedFix: Sendable {
     /// The fix's line in its batch.
     var line: Int32
     var session: SessionID
-    /// The fix's position as the record gave it.
-    var fix: ParsedFix
+    /// The fix's enrichment (its position as the record wrote it, its cell, country, postal code).
+    var enrichment: Enrichment
 }

@@ -1,5 +1,6 @@
 import EnrichEngine
 import GeoLookup
+import GeoModel
 import RecordCodec
 
 /// The whole of what the stream does with one line, on one thread: the line checked, each of its
@@ -97,7 +98,7 @@ struct RecordProcessor {
         switch decision {
         case .accepted(let enrichment):
             renderer.write(line: line, record: record, session: session, enrichment: enrichment, age: 0, to: &out.bytes)
-            if collectsAccepted { out.accepted.append(AcceptedFix(line: index, session: session, fix: record.fix!)) }
+            if collectsAccepted { out.accepted.append(AcceptedFix(line: index, session: session, enrichment: enrichment)) }
         case .rejected(let reason):
             guard emitRejected else { return DecidedLine(outcome: decision.outcome, output: .none) }
             GeoRenderer.writeRejected(line: line, record: record, reason: reason, to: &out.bytes)
@@ -116,7 +117,7 @@ struct RecordProcessor {
     private mutating func processRecords(_ records: [SDKRecord], _ sessions: [SessionID], _ line: UnsafeBufferPointer<UInt8>,
                                          _ index: Int32, _ out: inout ProcessorOutput) -> DecidedLine {
         let first = out.recordOutcomes.count
-        var geos: [GeoFields?] = []
+        var geos: [(geo: Enrichment, ageMilliseconds: Int64)?] = []
         geos.reserveCapacity(records.count)
         var written = format.writesEveryLine
         for (sdk, session) in zip(records, sessions) {
@@ -125,18 +126,18 @@ struct RecordProcessor {
             out.recordOutcomes.append(decision.outcome)
             switch decision {
             case .accepted(let enrichment):
-                geos.append(GeoRenderer.fields(enrichment, age: 0))
+                geos.append((enrichment, 0))
                 written = true
-                if collectsAccepted { out.accepted.append(AcceptedFix(line: index, session: session, fix: record.fix!)) }
+                if collectsAccepted { out.accepted.append(AcceptedFix(line: index, session: session, enrichment: enrichment)) }
             case .rejected(let reason):
                 if format.rejectedFixDescribesItself && reason != .consent {
-                    geos.append(ownFields(record.fix!, at: record.timestamp))
+                    geos.append((ownEnrichment(record.fix!, at: record.timestamp), 0))
                 } else {
                     geos.append(nil)
                     written = written || emitRejected
                 }
             case .attached(let attachment):
-                geos.append(GeoRenderer.fields(attachment.enrichment, age: attachment.ageMilliseconds))
+                geos.append((attachment.enrichment, attachment.ageMilliseconds))
                 written = true
             case .unattached:
                 geos.append(nil)
@@ -159,30 +160,19 @@ struct RecordProcessor {
     }
 
     /// The enrichment of a record's own position (see ``RecordFormat/rejectedFixDescribesItself``).
-    private mutating func ownFields(_ parsed: ParsedFix, at timestamp: Int64) -> GeoFields {
+    private mutating func ownEnrichment(_ parsed: ParsedFix, at timestamp: Int64) -> Enrichment {
         let (cell, country, postal) = ownEnricher.enrich(latitude: parsed.latitude.doubleValue,
                                                          longitude: parsed.longitude.doubleValue)
-        return GeoFields(latitude: parsed.latitude, longitude: parsed.longitude, accuracy: parsed.accuracy,
-                         fixTimestamp: timestamp, ageMilliseconds: 0, h3: cell.rawValue,
-                         country: country?.description,
-                         postal: postal.map { PostalFields(code: $0.code.formatted, fsa: $0.fsa,
-                                                           distanceMetres: $0.distanceMetres) })
+        return Enrichment(latitude: parsed.latitude, longitude: parsed.longitude, accuracy: parsed.accuracy,
+                          fixTimestamp: Timestamp(milliseconds: timestamp), h3: cell, country: country, postal: postal)
     }
 
-    /// The engine's fix for a parsed one; the tag keeps which numbers were JSON integers.
+    /// The engine's fix for a parsed one, its numbers as the record wrote them.
     @inline(__always)
     static func fix(_ parsed: ParsedFix, at milliseconds: Int64) -> Fix {
-        var tag: UInt8 = 0
-        if case .integer = parsed.latitude { tag |= NumberForms.latitudeInteger }
-        if case .integer = parsed.longitude { tag |= NumberForms.longitudeInteger }
-        switch parsed.accuracy {
-        case .integer?, .unsignedInteger?: tag |= NumberForms.accuracyInteger
-        default: break
-        }
         do {
-            return try Fix(latitude: parsed.latitude.doubleValue, longitude: parsed.longitude.doubleValue,
-                           accuracy: parsed.accuracy?.doubleValue, timestamp: Timestamp(milliseconds: milliseconds),
-                           tag: tag)
+            return try Fix(latitude: parsed.latitude, longitude: parsed.longitude, accuracy: parsed.accuracy,
+                           timestamp: Timestamp(milliseconds: milliseconds))
         } catch {
             preconditionFailure("RecordParser checks coordinates and accuracy as Fix does")
         }
@@ -248,14 +238,6 @@ enum RecordDecision {
         case .unattached: .event
         }
     }
-}
-
-/// The bits of ``Fix/tag`` the stream uses: which of a fix's numbers were written as JSON
-/// integers, so that its `geo` writes them back as integers (`49`, not `49.0`) on every line.
-enum NumberForms {
-    static let latitudeInteger: UInt8 = 1
-    static let longitudeInteger: UInt8 = 2
-    static let accuracyInteger: UInt8 = 4
 }
 
 extension RecordConsent {

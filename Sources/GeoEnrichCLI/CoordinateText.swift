@@ -1,3 +1,4 @@
+import GeoModel
 import RecordCodec
 
 /// The common form of a coordinate line, read in place: two plain decimals (`-?digits[.digits]`)

@@ -1,4 +1,5 @@
 import GeoBridge
+import GeoModel
 
 /// Answers "which country holds this point" from a ``CountryIndex``, for one thread.
 ///

@@ -1,3 +1,5 @@
+import GeoModel
+
 /// One admin-0 record of the countries file: its code, where its WKB is, and its bounding box.
 struct CountryRecord: Sendable {
     /// `ISO_A2_EH`, or `nil` where Natural Earth has `-99`.

@@ -1,4 +1,5 @@
 import GeoBridge
+import GeoModel
 
 /// The country of a point and, in Canada, its nearest postal code: the lookup of contract
 /// rule 5 over the bundled data.

@@ -1,3 +1,5 @@
+import GeoModel
+
 /// The mapped sections of a postal data file (layout in `scripts/data/build_postal_data.py`), as a
 /// trivial value: the search copies it freely without reference counting.
 ///

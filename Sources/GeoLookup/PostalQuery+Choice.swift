@@ -1,4 +1,5 @@
 import GeoMath
+import GeoModel
 
 /// The choice among a scan's candidates: the local distance and its error bound rank them,
 /// PROJ settles ties, the 0.1 m rounding and the maximum distance where the bound cannot.

@@ -1,3 +1,5 @@
+import GeoModel
+
 /// The parts of a JSON number's text that decide its size: integer digits, fraction digits and
 /// exponent, as byte ranges of the line (already checked against the grammar).
 struct DecimalDigits {

@@ -1,3 +1,5 @@
+import GeoModel
+
 /// Writes values as orjson 3.8.3's `dumps` writes the Python values the peer builds, byte for byte.
 enum OrjsonText {
     // MARK: Numbers

@@ -1,3 +1,5 @@
+import GeoModel
+
 /// The position fields of a GPS fix (`"type":"location"`), checked as the peer checks them.
 public struct ParsedFix: Sendable, Equatable {
     /// Degrees north, in [-90, 90]. An integer when the JSON number had integer syntax.

@@ -1,3 +1,5 @@
+import GeoModel
+
 /// The body of the MobileTracker "Update Session Location" request for a fix,
 /// `{"latitude":…,"longitude":…,"accuracy":…}` (accuracy left out when the fix had none), the
 /// numbers written as the record's `geo` writes them.

@@ -1,3 +1,5 @@
+import GeoModel
+
 /// Decides what one input line is, exactly as the peer's `validate` does (contract "Input" and
 /// rule 9): a record for the engine, or a bad line with the first reason that applies.
 ///

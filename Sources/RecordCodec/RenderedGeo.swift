@@ -6,12 +6,11 @@ public struct RenderedGeo: Sendable, Hashable {
     /// Where the `age_ms` value goes in ``bytes``.
     let ageOffset: Int
 
-    /// Renders `geo`; its ``GeoFields/ageMilliseconds`` is ignored (each splice gives its own).
+    /// Renders `geo`, all but its `age_ms` (each splice gives its own).
     /// - Parameter geo: the fix's `geo` values.
-    /// - Complexity: O(1) but for the country and postal strings' lengths.
-    public init(_ geo: GeoFields) {
+    public init(_ geo: Enrichment) {
         var ageOffset = 0
-        bytes = [UInt8](unsafeUninitializedCapacity: Splice.capacity(for: geo)) { buffer, initialized in
+        bytes = [UInt8](unsafeUninitializedCapacity: Splice.capacity) { buffer, initialized in
             var writer = ByteWriter(buffer)
             Splice.writeHead(geo, to: &writer)
             ageOffset = writer.count

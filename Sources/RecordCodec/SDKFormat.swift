@@ -1,3 +1,5 @@
+import GeoModel
+
 /// The seed SDKs' payload formats, read besides the contract's canonical records (README,
 /// "Formats"). Each says where a record's session, time, consent and fix are, and where its
 /// enrichment goes in the line; everything else of the line is kept byte for byte.

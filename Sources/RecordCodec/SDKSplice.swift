@@ -6,16 +6,17 @@ public enum SDKSplice {
     /// - Parameters:
     ///   - line: the input line, as parsed.
     ///   - records: the line's records.
-    ///   - geos: each record's enrichment, or `nil` to leave the record as it is.
+    ///   - geos: each record's enrichment with its age in milliseconds (0 on a fix), or `nil`
+    ///     to leave the record as it is.
     ///   - output: the buffer to append to.
     /// - Complexity: O(n) in the line's length.
-    public static func append(line: UnsafeBufferPointer<UInt8>, records: [SDKRecord], geos: [GeoFields?],
-                              to output: inout [UInt8]) {
-        var edits: [(SDKPlacement, GeoFields)] = []
+    public static func append(line: UnsafeBufferPointer<UInt8>, records: [SDKRecord],
+                              geos: [(geo: Enrichment, ageMilliseconds: Int64)?], to output: inout [UInt8]) {
+        var edits: [(SDKPlacement, (geo: Enrichment, ageMilliseconds: Int64))] = []
         for (record, geo) in zip(records, geos) {
             guard let geo else { continue }
             // no postal code to give: the payload's own `postalcode`, if any, stays as it is
-            for placement in record.placements where placement.content != .postalcode || geo.postal != nil {
+            for placement in record.placements where placement.content != .postalcode || geo.geo.postal != nil {
                 edits.append((placement, geo))
             }
         }
@@ -32,27 +33,29 @@ public enum SDKSplice {
         output.append(contentsOf: UnsafeBufferPointer(rebasing: line[copied...]))
     }
 
-    private static func write(_ placement: SDKPlacement, _ geo: GeoFields, to output: inout [UInt8]) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Splice.capacity(for: geo) + 64) { buffer in
+    private static func write(_ placement: SDKPlacement, _ enrichment: (geo: Enrichment, ageMilliseconds: Int64),
+                              to output: inout [UInt8]) {
+        let geo = enrichment.geo
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Splice.capacity + 64) { buffer in
             var w = ByteWriter(buffer)
             let insert = placement.isInsertion
             let comma = insert && placement.needsComma
             switch placement.content {
             case .h3Index:
                 if insert { w.write(comma ? #","h3Index":"# : #""h3Index":"#) }
-                OrjsonText.writeHexString(geo.h3, to: &w)
+                OrjsonText.writeHexString(geo.h3.rawValue, to: &w)
             case .postalcode:
                 let postal = geo.postal!
                 if insert { w.write(comma ? #","postalcode":"# : #""postalcode":"#) }
                 w.write(#"{"postalcode":"#)
-                OrjsonText.writeString(postal.code.filter { $0 != " " }, to: &w)
+                OrjsonText.writeString(postal.code.compact, to: &w)
                 w.write(#","fsa":"#)
                 OrjsonText.writeString(postal.fsa, to: &w)
                 w.write(UInt8(ascii: "}"))
             case .geo:
                 // Splice's text is `,"geo":{…}}`: the last `}` closes the record, which stays in the line
                 Splice.writeHead(geo, to: &w)
-                OrjsonText.writeInteger(geo.ageMilliseconds, to: &w)
+                OrjsonText.writeInteger(enrichment.ageMilliseconds, to: &w)
                 Splice.writeTail(geo, to: &w)
                 let text = UnsafeBufferPointer(rebasing: w.written[(comma ? 0 : 1)..<(w.count - 1)])
                 output.append(contentsOf: text)
@@ -65,9 +68,9 @@ public enum SDKSplice {
                     w.write(UInt8(ascii: ","))
                 }
                 w.write(#""fix_timestamp":"#)
-                OrjsonText.writeISOTimestamp(milliseconds: geo.fixTimestamp, to: &w)
+                OrjsonText.writeISOTimestamp(milliseconds: geo.fixTimestamp.milliseconds, to: &w)
                 w.write(#","age_ms":"#)
-                OrjsonText.writeInteger(geo.ageMilliseconds, to: &w)
+                OrjsonText.writeInteger(enrichment.ageMilliseconds, to: &w)
                 Splice.writeTail(geo, to: &w)
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: w.written[..<(w.count - 1)]))
                 return

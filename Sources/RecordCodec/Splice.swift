@@ -7,7 +7,7 @@
 /// input line is re-encoded; white space after the closing brace is dropped, as `rstrip()` drops it.
 ///
 /// A fix's `geo` object is the same for every record it enriches but for `age_ms`: render it
-/// once as a ``RenderedGeo`` and splice that, rather than the ``GeoFields``, into each line.
+/// once as a ``RenderedGeo`` and splice that, rather than the ``Enrichment``, into each line.
 public enum Splice {
     /// Appends the enriched line (without a line terminator) to `output`.
     ///
@@ -15,16 +15,17 @@ public enum Splice {
     ///   - line: the input line as given to ``RecordParser/parse(_:)``.
     ///   - closingBrace: the record's ``ParsedRecord/closingBraceOffset``.
     ///   - geo: the values of the `geo` object.
+    ///   - ageMilliseconds: milliseconds from the fix to this record (0 on the fix itself).
     ///   - output: the buffer to append to; reuse it across lines to avoid allocation.
     /// - Precondition: `line[closingBrace]` is `}`.
     /// - Complexity: O(line length).
-    public static func append(line: UnsafeBufferPointer<UInt8>, closingBrace: Int, geo: GeoFields,
-                              to output: inout [UInt8]) {
+    public static func append(line: UnsafeBufferPointer<UInt8>, closingBrace: Int, geo: Enrichment,
+                              ageMilliseconds: Int64, to output: inout [UInt8]) {
         checkClosingBrace(line, closingBrace)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity(for: geo)) { buffer in
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
             var writer = ByteWriter(buffer)
             writeHead(geo, to: &writer)
-            OrjsonText.writeInteger(geo.ageMilliseconds, to: &writer)
+            OrjsonText.writeInteger(ageMilliseconds, to: &writer)
             writeTail(geo, to: &writer)
             reserve(&output, closingBrace + writer.count)
             output.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<closingBrace]))
@@ -59,16 +60,19 @@ public enum Splice {
         }
     }
 
-    /// The enriched line as a new array; see ``append(line:closingBrace:geo:to:)``.
+    /// The enriched line as a new array; see ``append(line:closingBrace:geo:ageMilliseconds:to:)``.
     /// - Parameters:
     ///   - line: the input line.
     ///   - closingBrace: the record's ``ParsedRecord/closingBraceOffset``.
     ///   - geo: the values of the `geo` object.
+    ///   - ageMilliseconds: milliseconds from the fix to this record.
     /// - Returns: the output line, without a line terminator.
     /// - Complexity: O(line length).
-    public static func enriched(line: [UInt8], closingBrace: Int, geo: GeoFields) -> [UInt8] {
+    public static func enriched(line: [UInt8], closingBrace: Int, geo: Enrichment, ageMilliseconds: Int64) -> [UInt8] {
         var output: [UInt8] = []
-        line.withUnsafeBufferPointer { append(line: $0, closingBrace: closingBrace, geo: geo, to: &output) }
+        line.withUnsafeBufferPointer {
+            append(line: $0, closingBrace: closingBrace, geo: geo, ageMilliseconds: ageMilliseconds, to: &output)
+        }
         return output
     }
 
@@ -88,16 +92,12 @@ public enum Splice {
                      "closingBrace must be the offset of the record's closing brace")
     }
 
-    /// An upper bound of the `geo` text's length: fixed keys and numbers, and the strings at
-    /// six bytes per byte (`\u00xx`).
-    static func capacity(for geo: GeoFields) -> Int {
-        var strings = geo.country?.utf8.count ?? 0
-        if let postal = geo.postal { strings += postal.code.utf8.count + postal.fsa.utf8.count }
-        return 512 + 6 * strings
-    }
+    /// An upper bound of the `geo` text's length: the keys, at most four numbers of 24 bytes and
+    /// one of 20, a timestamp of 32, the cell's 15 hex digits, and the codes' 12 letters.
+    static let capacity = 512
 
     /// `,"geo":{"latitude":…,"longitude":…,"accuracy":…,"fix_timestamp":"…","age_ms":`
-    static func writeHead(_ geo: GeoFields, to w: inout ByteWriter) {
+    static func writeHead(_ geo: Enrichment, to w: inout ByteWriter) {
         w.write(#","geo":{"latitude":"#)
         OrjsonText.writeNumber(geo.latitude, to: &w)
         w.write(#","longitude":"#)
@@ -107,21 +107,21 @@ public enum Splice {
             OrjsonText.writeNumber(accuracy, to: &w)
         }
         w.write(#","fix_timestamp":"#)
-        OrjsonText.writeISOTimestamp(milliseconds: geo.fixTimestamp, to: &w)
+        OrjsonText.writeISOTimestamp(milliseconds: geo.fixTimestamp.milliseconds, to: &w)
         w.write(#","age_ms":"#)
     }
 
     /// `,"h3":"…","country":"…","postalcode":"…","fsa":"…","postal_distance_m":…}}`
-    static func writeTail(_ geo: GeoFields, to w: inout ByteWriter) {
+    static func writeTail(_ geo: Enrichment, to w: inout ByteWriter) {
         w.write(#","h3":"#)
-        OrjsonText.writeHexString(geo.h3, to: &w)
+        OrjsonText.writeHexString(geo.h3.rawValue, to: &w)
         if let country = geo.country {
             w.write(#","country":"#)
-            OrjsonText.writeString(country, to: &w)
+            OrjsonText.writeString(country.description, to: &w)
         }
         if let postal = geo.postal {
             w.write(#","postalcode":"#)
-            OrjsonText.writeString(postal.code, to: &w)
+            OrjsonText.writeString(postal.code.formatted, to: &w)
             w.write(#","fsa":"#)
             OrjsonText.writeString(postal.fsa, to: &w)
             w.write(#","postal_distance_m":"#)

@@ -82,7 +82,7 @@ struct LocationEngineTests {
                             }
                         }
                         let a = engine.attach(session: r.session, at: ts(r.time), consent: r.consent)
-                        return (i, .attachment(a?.ageMilliseconds, a?.enrichment.latitude, a?.enrichment.longitude))
+                        return (i, .attachment(a?.ageMilliseconds, a?.enrichment.latitudeDegrees, a?.enrichment.longitudeDegrees))
                     }
                 }
             }

@@ -1,6 +1,6 @@
 import GeoBridge
-import TestSupport
 import Testing
+import TestSupport
 
 @testable import EnrichEngine
 
@@ -38,17 +38,17 @@ struct ModelTests {
             guard let f = r.fix else {
                 for old in hist.reversed() where old.timestamp.milliseconds <= r.time {
                     let age = r.time - old.timestamp.milliseconds
-                    return age < configuration.expiry ? .attachment(age, old.latitude, old.longitude) : .attachment(nil, nil, nil)
+                    return age < configuration.expiry ? .attachment(age, old.latitudeDegrees, old.longitudeDegrees) : .attachment(nil, nil, nil)
                 }
                 return .attachment(nil, nil, nil)
             }
             if optedOut.contains(r.session) { return .decision(.rejected(.consent)) }
-            if let m = configuration.maxAccuracy, let a = f.accuracy, a > m { return .decision(.rejected(.accuracy)) }
+            if let m = configuration.maxAccuracy, let a = f.accuracy?.doubleValue, a > m { return .decision(.rejected(.accuracy)) }
             if let last = hist.last {
                 if f.timestamp < last.timestamp { return .decision(.rejected(.stale)) }
                 if f.timestamp.milliseconds - last.timestamp.milliseconds < configuration.expiry {
-                    let d = Geodesic.wgs84.distance(from: GeoPoint(latitude: last.latitude, longitude: last.longitude),
-                                                    to: GeoPoint(latitude: f.latitude, longitude: f.longitude))
+                    let d = Geodesic.wgs84.distance(from: GeoPoint(latitude: last.latitudeDegrees, longitude: last.longitudeDegrees),
+                                                    to: GeoPoint(latitude: f.latitudeDegrees, longitude: f.longitudeDegrees))
                     if d < configuration.distanceFilter { return .decision(.rejected(.distance)) }
                 }
             }
@@ -71,7 +71,7 @@ struct ModelTests {
             }
         }
         let a = table.attach(session: r.session, at: Timestamp(milliseconds: r.time), consent: r.consent)
-        return .attachment(a?.ageMilliseconds, a?.enrichment.latitude, a?.enrichment.longitude)
+        return .attachment(a?.ageMilliseconds, a?.enrichment.latitudeDegrees, a?.enrichment.longitudeDegrees)
     }
 
     /// Sessions wandering around a few points, steps near the 100 m threshold, consent changes,

@@ -164,6 +164,6 @@ struct SessionTableTests {
         #expect(left.historyNodes <= 1_024)
         // the one session's older fixes survived the compaction of the pool
         #expect(t.attach(session: sid("alone"), at: ts(50_000 + 598_500))?.ageMilliseconds == 500)
-        #expect(t.attach(session: sid("alone"), at: ts(50_000 + 590_000))?.enrichment.latitude == 49.9 + 0.002 * 590)
+        #expect(t.attach(session: sid("alone"), at: ts(50_000 + 590_000))?.enrichment.latitudeDegrees == 49.9 + 0.002 * 590)
     }
 }

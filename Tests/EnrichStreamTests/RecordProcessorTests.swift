@@ -25,7 +25,19 @@ import TestSupport
         #expect(result.bad == nil && result.outcomes == [.fixAccepted])
         #expect(Self.text(result.output) == String(Self.fix.dropLast()) + "," + Self.fixGeo + "}")
         #expect(result.accepted.count == 1 && result.accepted.first?.session.rawValue == "s-42")
-        #expect(result.accepted.first?.fix.latitude == .double(49.888171))
+        #expect(result.accepted.first?.enrichment.latitude == .double(49.888171))
+    }
+
+    @Test func numbersAreWrittenBackAsTheRecordWroteThem() throws {
+        // integers stay integers on the fix and its events, and an integer accuracy beyond 2^53
+        // keeps its last digit (it used to pass through a double: ...992)
+        var p = try Self.processor()
+        let fix = #"{"type":"location","session_id":"i","timestamp":0,"latitude":49,"longitude":-97,"accuracy":9007199254740993}"#
+        let event = #"{"type":"track","session_id":"i","timestamp":5}"#
+        for (line, age) in [(fix, 0), (event, 5)] {
+            let out = try #require(Self.text(p.process(line: Array(line.utf8)).output))
+            #expect(out.contains(#""geo":{"latitude":49,"longitude":-97,"accuracy":9007199254740993,"fix_timestamp":"1970-01-01T00:00:00.000Z","age_ms":\#(age),"#))
+        }
     }
 
     @Test func aNearFixIsRejectedAndWrittenOnlyWhenAskedFor() throws {

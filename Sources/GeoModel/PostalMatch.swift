@@ -6,6 +6,14 @@ public struct PostalMatch: Hashable, Sendable {
     /// `round(d, 1)` (the contract's `postal_distance_m`).
     public let distanceMetres: Double
 
+    /// - Parameters:
+    ///   - code: the nearest postal code.
+    ///   - distanceMetres: the distance to its centroid, already rounded to 0.1 m.
+    public init(code: PostalCode, distanceMetres: Double) {
+        self.code = code
+        self.distanceMetres = distanceMetres
+    }
+
     /// The forward sortation area, the code's first three characters.
     public var fsa: String { code.fsa }
 }

@@ -14,7 +14,7 @@ public struct CountryCode: Hashable, Comparable, Sendable, CustomStringConvertib
     }
 
     /// The code of two ASCII bytes as stored in a data file, if both are letters A…Z.
-    init?(first: UInt8, second: UInt8) {
+    package init?(first: UInt8, second: UInt8) {
         let letters = UInt8(ascii: "A")...UInt8(ascii: "Z")
         guard letters.contains(first), letters.contains(second) else { return nil }
         packed = UInt16(first) << 8 | UInt16(second)

@@ -7,9 +7,9 @@ public struct PostalCode: Hashable, Comparable, Sendable {
     public let packed: UInt32
 
     /// The largest packed value (`Z9Z 9Z9`).
-    static let maxPacked: UInt32 = 26 * 10 * 26 * 10 * 26 * 10 - 1
+    package static let maxPacked: UInt32 = 26 * 10 * 26 * 10 * 26 * 10 - 1
 
-    init(packed: UInt32) { self.packed = packed }
+    package init(packed: UInt32) { self.packed = packed }
 
     /// Parses `A1A 1A1` or `A1A1A1` (upper case); `nil` for anything else.
     public init?(_ text: some StringProtocol) {
