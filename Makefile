@@ -1,6 +1,7 @@
 # geo-enrich developer tasks.
 #
-# make bench   run the H3, lookup and engine benchmarks and their anchors (h3-py, the reference
+# make bench   [BASE_BIN=old/geo-enrich]
+#              run the H3, lookup and engine benchmarks and their anchors (h3-py, the reference
 #              peer, the CLI's start-up and memory, `geo-enrich enrich` end to end against the
 #              peer) in one session, then write benchmarks/RESULTS.md
 #              (it installs what the anchors need first: the peer's set-up,
@@ -39,6 +40,11 @@ BENCH_GROWTH := $(PYTHON) $(BENCH_DIR)/anchors/growth.py --stream $(BENCH_STREAM
 # the push: LocationPusher to a local SwiftNIO sink, 100,000 updates of distinct sessions
 BENCH_PUSH := $(SWIFT) run -c release --package-path $(BENCH_DIR) PushThroughput --updates 100000 --runs 5 \
 	> $(BENCH_OUT)/push.json
+# with BASE_BIN=/path/to/an/older/geo-enrich: that build and this tree's, interleaved on the same stream
+# (a change's before and after, in the same session; build the base in a separate work tree)
+BASE_BIN ?=
+BENCH_AB := $(PYTHON) $(BENCH_DIR)/anchors/ab_enrich.py --base $(BASE_BIN) --bin .build/release/geo-enrich \
+	--stream $(BENCH_STREAM_FILE) --runs 7 --single --output $(BENCH_OUT)/ab.json
 # the same stream alone and under Spark local[2] with 2 and 4 partitions (needs integrations/spark/setup.sh)
 BENCH_SPARK := PYTHONPATH=integrations/spark $(PYTHON) $(BENCH_DIR)/anchors/spark_anchor.py --stream $(BENCH_STREAM_FILE) --runs 3 \
 	--output $(BENCH_OUT)/spark.json
@@ -67,6 +73,7 @@ bench:
 	$(BENCH_PEER)
 	$(BENCH_STARTUP)
 	$(BENCH_ENRICH)
+	$(if $(BASE_BIN),$(BENCH_AB))
 	$(BENCH_PUSH)
 	$(BENCH_GROWTH)
 	bash integrations/spark/setup.sh
@@ -76,6 +83,7 @@ bench:
 		--lookup-anchor $(BENCH_OUT)/lookup_peer_anchor.json --startup $(BENCH_OUT)/lookup_startup.json \
 		--stream $(BENCH_STREAM_FILE) --loadavg $(BENCH_OUT)/loadavg-before.txt --enrich $(BENCH_OUT)/enrich_cli.json --push $(BENCH_OUT)/push.json \
 		--growth $(BENCH_OUT)/growth.json --plot $(BENCH_DIR)/growth.svg --spark $(BENCH_OUT)/spark.json \
+		$(if $(BASE_BIN),--ab $(BENCH_OUT)/ab.json --command '$(BENCH_AB)') \
 		--command '$(BENCH_CLI)' --command '$(BENCH_STREAM)' --command '$(BENCH_SWIFT)' --command '$(BENCH_ANCHOR)' \
 		--command '$(BENCH_PEER)' --command '$(BENCH_STARTUP)' --command '$(BENCH_ENRICH)' --command '$(BENCH_PUSH)' --command '$(BENCH_GROWTH)' --command '$(BENCH_SPARK)' \
 		--output $(BENCH_DIR)/RESULTS.md

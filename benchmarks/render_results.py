@@ -117,6 +117,7 @@ def parse_args():
     parser.add_argument("--push", help="the JSON printed by the PushThroughput tool")
     parser.add_argument("--growth", help="the JSON written by anchors/growth.py")
     parser.add_argument("--spark", help="the JSON written by anchors/spark_anchor.py")
+    parser.add_argument("--ab", help="the JSON written by anchors/ab_enrich.py (make bench BASE_BIN=…)")
     parser.add_argument("--plot", help="where to write the growth plot (SVG)")
     parser.add_argument("--command", action="append", default=[], help="a command the run used (repeatable)")
     parser.add_argument("--loadavg", help="a copy of /proc/loadavg taken before the run")
@@ -346,6 +347,9 @@ def render(args):
     enrich = load_json(args.enrich)
     if enrich:
         render_enrich(w, enrich)
+    ab = load_json(args.ab)
+    if ab:
+        render_ab(w, ab)
     push = load_json(args.push)
     if push:
         render_push(w, push)
@@ -551,6 +555,29 @@ def render_enrich(w, e):
       "core, a writer thread in input order; README, \"How it runs on all cores\"), so the figure is the "
       "whole machine's; memory is flat in the input's size (a fixed pool of 1 MiB batches, and the "
       "sessions' state).")
+    w("")
+
+
+def render_ab(w, ab):
+    """The before-and-after section: this tree's `enrich` against a base build, interleaved."""
+    w("## `geo-enrich enrich`, this tree against the build before the change")
+    w("")
+    w(f"`anchors/ab_enrich.py` on the same stream ({ab['lines']:,} lines), output to /dev/null: the base build "
+      f"(`{ab['base']}`) and this tree's, run alternately in the same session, after a byte-for-byte "
+      f"comparison of their outputs (identical). Load average before: {' '.join(ab['loadavg_before'])}. "
+      "CPU is user + system time of both cores, per line: the steadier figure on a shared machine.")
+    w("")
+    w("| workers | runs | base wall | ours wall | ours / base | base CPU/line | ours CPU/line | ours / base | base peak RSS | ours peak RSS |")
+    w("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for key in ("all_cores", "one_worker"):
+        r = ab.get(key)
+        if not r:
+            continue
+        b, o = r["base"], r["ours"]
+        w(f"| {r['workers']} | {r['runs']} | {b['wall_s']:.3f} s ({b['lines_per_s'] / 1e6:.2f} M/s) | "
+          f"{o['wall_s']:.3f} s ({o['lines_per_s'] / 1e6:.2f} M/s) | {r['ratio_wall']:.3f} | "
+          f"{b['cpu_ns_per_line']:.0f} ns | {o['cpu_ns_per_line']:.0f} ns | {r['ratio_cpu']:.3f} | "
+          f"{b['peak_rss_mb']:.1f} MB | {o['peak_rss_mb']:.1f} MB |")
     w("")
 
 

@@ -111,8 +111,9 @@ enum EngineInputs {
             interned[r.sessionID] = session
             var fix: Fix?
             if let f = r.fix {
-                fix = try Fix(latitude: f.latitude.doubleValue, longitude: f.longitude.doubleValue,
-                              accuracy: f.accuracy?.doubleValue, timestamp: Timestamp(milliseconds: r.timestamp))
+                // the numbers as the stream's records wrote them, as `enrich` gives them to the engine
+                fix = try Fix(latitude: f.latitude, longitude: f.longitude, accuracy: f.accuracy,
+                              timestamp: Timestamp(milliseconds: r.timestamp))
             }
             records.append(StreamRecord(session: session, time: r.timestamp, fix: fix))
         }

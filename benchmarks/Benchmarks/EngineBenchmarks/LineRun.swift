@@ -1,5 +1,6 @@
 import Benchmark
 import Foundation
+import H3Core
 import RecordCodec
 
 /// The per-line codec work of `geo-enrich enrich`: the stream's raw lines, parsed with the
@@ -23,9 +24,10 @@ final class LineRun {
             start = end + 1
         }
         self.lines = lines
-        geo = RenderedGeo(GeoFields(latitude: .double(49.888171), longitude: .double(-97.131112), accuracy: .double(12.5),
-                                    fixTimestamp: 1_764_237_600_000, ageMilliseconds: 0, h3: 0x8f27_1c97_3aa4_594,
-                                    country: "CA", postal: PostalFields(code: "R3C 4L9", fsa: "R3C", distanceMetres: 19.7)))
+        geo = RenderedGeo(Enrichment(latitude: 49.888171, longitude: -97.131112, accuracy: 12.5,
+                                     fixTimestamp: Timestamp(milliseconds: 1_764_237_600_000),
+                                     h3: H3Cell(rawValue: 0x8f27_1c97_3aa4_594)!, country: CountryCode("CA"),
+                                     postal: PostalMatch(code: PostalCode("R3C 4L9")!, distanceMetres: 19.7)))
         output.reserveCapacity(1 << 20)
     }
 
