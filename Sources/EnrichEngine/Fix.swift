@@ -2,21 +2,13 @@ import GeoModel
 
 /// A GPS fix, validated: finite coordinates in range, a finite non-negative accuracy.
 ///
-/// Its numbers are kept as the record wrote them (``JSONNumber``: a JSON integer stays one in
-/// the `geo` object of every line the fix enriches); the rules measure with their doubles.
+/// Its numbers are kept as the record wrote them (``ReportedPosition``: a JSON integer stays one
+/// in the `geo` object of every line the fix enriches); the rules measure with their doubles.
 public struct Fix: Hashable, Sendable {
-    /// Latitude in degrees, −90…90, as written.
-    public let latitude: JSONNumber
-    /// Longitude in degrees, −180…180, as written.
-    public let longitude: JSONNumber
-    /// Accuracy radius in metres, ≥ 0, as written, when the SDK sent one.
-    public let accuracy: JSONNumber?
+    /// The position, as written, with its doubles.
+    public let position: ReportedPosition
     /// When the fix was taken.
     public let timestamp: Timestamp
-    /// ``latitude`` as a double.
-    public let latitudeDegrees: Double
-    /// ``longitude`` as a double.
-    public let longitudeDegrees: Double
 
     /// Why a fix cannot be built.
     public enum Invalid: Error, Hashable, Sendable {
@@ -34,17 +26,15 @@ public struct Fix: Hashable, Sendable {
     ///   - accuracy: metres, ≥ 0, or `nil`.
     ///   - timestamp: when the fix was taken.
     /// - Throws: ``Invalid`` naming the field that breaks the contract.
+    @inlinable
     public init(latitude: JSONNumber, longitude: JSONNumber, accuracy: JSONNumber?, timestamp: Timestamp) throws(Invalid) {
-        let lat = latitude.doubleValue
-        let lng = longitude.doubleValue
+        let position = ReportedPosition(latitude: latitude, longitude: longitude, accuracy: accuracy)
+        let lat = position.latitudeDegrees
+        let lng = position.longitudeDegrees
         guard lat.isFinite, lng.isFinite, abs(lat) <= 90, abs(lng) <= 180 else { throw .coordinates }
         if let a = accuracy?.doubleValue { guard a.isFinite, a >= 0 else { throw .accuracy } }
-        self.latitude = latitude
-        self.longitude = longitude
-        self.accuracy = accuracy
+        self.position = position
         self.timestamp = timestamp
-        latitudeDegrees = lat
-        longitudeDegrees = lng
     }
 
     /// A fix from doubles (written back as floats: `49.0`).
@@ -55,8 +45,20 @@ public struct Fix: Hashable, Sendable {
     ///   - accuracy: metres, ≥ 0, or `nil`.
     ///   - timestamp: when the fix was taken.
     /// - Throws: ``Invalid`` naming the field that breaks the contract.
+    @inlinable
     public init(latitude: Double, longitude: Double, accuracy: Double?, timestamp: Timestamp) throws(Invalid) {
         try self.init(latitude: .double(latitude), longitude: .double(longitude), accuracy: accuracy.map { .double($0) },
                       timestamp: timestamp)
     }
+
+    /// The latitude as written.
+    @inlinable public var latitude: JSONNumber { position.latitude }
+    /// The longitude as written.
+    @inlinable public var longitude: JSONNumber { position.longitude }
+    /// The accuracy as written, when there was one.
+    @inlinable public var accuracy: JSONNumber? { position.accuracy }
+    /// The latitude in degrees, for arithmetic.
+    @inlinable public var latitudeDegrees: Double { position.latitudeDegrees }
+    /// The longitude in degrees, for arithmetic.
+    @inlinable public var longitudeDegrees: Double { position.longitudeDegrees }
 }

@@ -101,7 +101,7 @@ struct SessionStore {
         if consent != nil { apply(consent: consent, session: session) }
         advance(to: fix.timestamp.milliseconds)
         if !optedOut.isEmpty && optedOut.contains(session) { return .rejected(.consent) }
-        if let max = configuration.maxAccuracy, let a = fix.accuracy?.doubleValue, a > max { return .rejected(.accuracy) }
+        if let max = configuration.maxAccuracy, let a = fix.position.accuracyMetres, a > max { return .rejected(.accuracy) }
         let (slot, found) = index.find(session, in: states)
         guard let entry = found else { return .insert(slot: slot) }
         // only the numbers are read out of the array: with a method of the state itself, the

@@ -52,8 +52,8 @@ public struct SessionTable<Enricher: FixEnricher> {
         let decision = store.decide(fix, session: session, consent: consent)
         if case .rejected(let reason) = decision { return .rejected(reason) }
         let (h3, country, postal) = _enricher.enrich(latitude: fix.latitudeDegrees, longitude: fix.longitudeDegrees)
-        let accepted = Enrichment(latitude: fix.latitude, longitude: fix.longitude, accuracy: fix.accuracy,
-                                  fixTimestamp: fix.timestamp, h3: h3, country: country, postal: postal)
+        let accepted = Enrichment(position: fix.position, fixTimestamp: fix.timestamp, h3: h3, country: country,
+                                  postal: postal)
         store.record(accepted, session: session, decision)
         return .accepted(accepted)
     }

@@ -23,9 +23,12 @@ import Darwin
 /// thread keeps a reference to it; what a body returns must likewise not alias the value.
 @usableFromInline
 package final class Monitor<State>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    // usable from inlinable code: `withLock`, on the engine's per-fix path through a shard, is
+    // inlined into the caller (a call into this module and a `_modify` coroutine for the value
+    // cost the engine's `LocationEngine.ingest` 19 ns a fix, 65 against 47 ns)
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
-    private var state: State
+    @usableFromInline var state: State
 
     package init(_ state: sending State) {
         self.state = state
@@ -45,9 +48,9 @@ package final class Monitor<State>: @unchecked Sendable {
     /// Runs `body` on the value under the lock.
     @inlinable
     package func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
-        lock()
-        defer { unlock() }
-        return try body(&_state)
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body(&state)
     }
 
     /// Runs `body` on the value under the lock, then wakes every thread waiting in
@@ -73,18 +76,6 @@ package final class Monitor<State>: @unchecked Sendable {
         return try body(&state)
     }
 
-    @usableFromInline
-    func lock() { pthread_mutex_lock(mutex) }
-
-    @usableFromInline
-    func unlock() { pthread_mutex_unlock(mutex) }
-
-    /// The value, for ``withLock(_:)``'s inlined body (only ever touched under the lock).
-    @usableFromInline
-    var _state: State {
-        _read { yield state }
-        _modify { yield &state }
-    }
 }
 
 /// Carries a value that is not `Sendable` (a batch of lines, an input, the writer) to another
