@@ -44,7 +44,7 @@ BENCH_PUSH := $(SWIFT) run -c release --package-path $(BENCH_DIR) PushThroughput
 # (a change's before and after, in the same session; build the base in a separate work tree)
 BASE_BIN ?=
 BENCH_AB := $(PYTHON) $(BENCH_DIR)/anchors/ab_enrich.py --base $(BASE_BIN) --bin .build/release/geo-enrich \
-	--stream $(BENCH_STREAM_FILE) --runs 7 --single --output $(BENCH_OUT)/ab.json
+	--stream $(BENCH_STREAM_FILE) --runs 11 --single --output $(BENCH_OUT)/ab.json
 # the same stream alone and under Spark local[2] with 2 and 4 partitions (needs integrations/spark/setup.sh)
 BENCH_SPARK := PYTHONPATH=integrations/spark $(PYTHON) $(BENCH_DIR)/anchors/spark_anchor.py --stream $(BENCH_STREAM_FILE) --runs 3 \
 	--output $(BENCH_OUT)/spark.json
