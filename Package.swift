@@ -60,6 +60,7 @@ let package = Package(
         // Accepted locations to the MobileTracker session-location endpoint: a pure scheduler
         // (coalescing, ordering, retries, bounds) driven over async-http-client.
         .target(name: "LocationPush", dependencies: [
+            "ThreadSharing",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -85,7 +86,7 @@ let package = Package(
         .testTarget(name: "EnrichStreamTests", dependencies: ["EnrichStream", "EnrichEngine", "RecordCodec", "GeoLookup", "TestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "LocationPushTests", dependencies: [
-            "LocationPush",
+            "LocationPush", "ThreadSharing",
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

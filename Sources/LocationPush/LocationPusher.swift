@@ -1,7 +1,7 @@
 import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
-import Synchronization
+import ThreadSharing
 
 #if canImport(Glibc)
 import Glibc
@@ -28,8 +28,10 @@ public final class LocationPusher: Sendable {
     public let endpoint: PushEndpoint
     public let policy: PushPolicy
     private let client: HTTPClient
-    private let scheduler: Mutex<PushScheduler>
-    private let letters = Mutex<[DeadLetter]>([])
+    // pthread locks rather than `Synchronization.Mutex`: the test command runs the push's tests
+    // under the thread sanitizer, which does not see Mutex's locking (see ThreadSharing)
+    private let scheduler: Monitor<PushScheduler>
+    private let letters = Monitor<[DeadLetter]>([])
     private let started = ContinuousClock.now
 
     /// - Parameters:
@@ -44,7 +46,7 @@ public final class LocationPusher: Sendable {
         configuration.timeout = .init(connect: .seconds(5), read: .milliseconds(Int64(policy.requestTimeout * 1000)))
         configuration.decompression = .disabled
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        scheduler = Mutex(PushScheduler(policy: policy))
+        scheduler = Monitor(PushScheduler(policy: policy))
     }
 
     /// Seconds since the pusher was made (the scheduler's clock).

@@ -4,10 +4,10 @@ import Glibc
 import Darwin
 #endif
 
-// Every `@unchecked Sendable` of the engine and the stream is in this file: the three ways
+// Every `@unchecked Sendable` of the engine, the stream and the push is in this file: the three ways
 // their threads share what the compiler cannot check, each with the reason it is safe.
 // Everything else is checked (`Sendable` or not, honestly), and the test command runs the
-// engine's and the stream's tests under the thread sanitizer (`scripts/ci/tsan.sh`).
+// engine's, the stream's and the push's tests under the thread sanitizer (`scripts/ci/tsan.sh`).
 //
 // The lock is a pthread mutex and condition variable, not `Synchronization.Mutex`: the thread
 // sanitizer sees pthread's happens-before edges but not `Mutex`'s (on Linux with Swift 6.3 a

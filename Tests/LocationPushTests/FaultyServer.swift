@@ -1,7 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import Synchronization
+import ThreadSharing
 
 /// A real HTTP/1.1 server on loopback for the push tests: it records every request and answers
 /// each as a fault plan says (200, an error status with or without `Retry-After`, a slow answer,
@@ -28,9 +28,10 @@ final class FaultyServer: Sendable {
 
     let expectedKey: String
     private let plan: @Sendable (Int) -> Fault
-    private let requests = Mutex<[Request]>([])
-    private let channel: Mutex<Channel?> = Mutex(nil)
-    private let connections = Mutex<Set<ObjectIdentifier>>([])
+    // pthread locks, which the thread sanitizer sees (ThreadSharing), not Synchronization.Mutex
+    private let requests = Monitor<[Request]>([])
+    private let channel: Monitor<Channel?> = Monitor(nil)
+    private let connections = Monitor<Set<ObjectIdentifier>>([])
 
     /// - Parameters:
     ///   - expectedKey: requests with another `X-API-Key` get 401.
