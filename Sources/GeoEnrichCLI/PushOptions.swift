@@ -51,7 +51,10 @@ struct PushOptions: ParsableArguments {
         } else {
             throw ValidationError("--push-url needs an API key: set GEO_ENRICH_API_KEY or give --api-key-file")
         }
-        guard let key = APIKey(keyText) else { throw ValidationError("the API key is empty") }
+        if let problem = APIKey.problem(keyText) {
+            throw ValidationError("the API key (\(apiKeyFile.map { "from \($0)" } ?? "from GEO_ENRICH_API_KEY")) cannot be used: \(problem)")
+        }
+        guard let key = APIKey(keyText) else { throw ValidationError("the API key cannot be used") }
         let endpoint: PushEndpoint
         do { endpoint = try PushEndpoint(baseURL: pushURL, apiKey: key) } catch { throw ValidationError("\(error)") }
         var policy = PushPolicy()

@@ -45,6 +45,10 @@ public final class LocationPusher: Sendable {
                                              concurrentHTTP1ConnectionsPerHostSoftLimit: policy.maxInFlight)
         configuration.timeout = .init(connect: .seconds(5), read: .milliseconds(Int64(policy.requestTimeout * 1000)))
         configuration.decompression = .disabled
+        // never follow a redirect: async-http-client re-sends a followed request with its headers,
+        // the API key among them, to whatever host `Location` names (a 3xx is a refused delivery,
+        // reported with its status; see `classify`)
+        configuration.redirectConfiguration = .disallow
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
         scheduler = Monitor(PushScheduler(policy: policy))
     }
@@ -126,13 +130,16 @@ public final class LocationPusher: Sendable {
         }
     }
 
-    /// 2xx delivered; 408, 429, 5xx retryable (with `Retry-After` when given); the rest refused.
+    /// 2xx delivered; 408, 429, 5xx retryable (with `Retry-After` when given); the rest refused,
+    /// a 3xx as a redirect that was not followed.
     static func classify(status: Int, retryAfter: String?, now: Double) -> PushScheduler.Outcome {
         switch status {
         case 200..<300:
             return .delivered
         case 408, 429, 500..<600:
             return .retryable(reason: "HTTP \(status)", retryAfter: retryAfter.flatMap { RetryAfter.seconds($0, now: now) })
+        case 300..<400:
+            return .refused(reason: "HTTP \(status) (a redirect, not followed)")
         default:
             return .refused(reason: "HTTP \(status)")
         }

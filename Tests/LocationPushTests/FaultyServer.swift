@@ -14,6 +14,8 @@ final class FaultyServer: Sendable {
         case slow(Double)
         /// Close the connection without answering.
         case drop
+        /// Answer with a redirect status and this `Location`.
+        case redirect(Int, location: String)
     }
 
     struct Request: Sendable {
@@ -77,7 +79,7 @@ final class FaultyServer: Sendable {
         let fault = plan(n)
         switch fault {
         case .ok, .slow: setAnswer(n, 200)
-        case .status(let s, _): setAnswer(n, s)
+        case .status(let s, _), .redirect(let s, _): setAnswer(n, s)
         case .drop: break
         }
         return fault
@@ -123,12 +125,16 @@ final class FaultyServer: Sendable {
                     }
                 case .drop:
                     context.close(promise: nil)
+                case .redirect(let status, let location):
+                    respond(context, status, retryAfter: nil, keepAlive: head.isKeepAlive, location: location)
                 }
             }
         }
 
-        func respond(_ context: ChannelHandlerContext, _ status: Int, retryAfter: String?, keepAlive: Bool) {
+        func respond(_ context: ChannelHandlerContext, _ status: Int, retryAfter: String?, keepAlive: Bool,
+                     location: String? = nil) {
             var headers = HTTPHeaders([("Content-Length", "0")])
+            if let location { headers.add(name: "Location", value: location) }
             if let retryAfter { headers.add(name: "Retry-After", value: retryAfter) }
             if !keepAlive { headers.add(name: "Connection", value: "close") }
             context.write(wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .init(statusCode: status),

@@ -89,6 +89,29 @@ import Testing
         #expect(!letters.map { String(decoding: DeadLetterFile.line($0), as: UTF8.self) }.joined().contains("wrong-key"))
     }
 
+    /// Regression: async-http-client followed 301/302/307/308 and re-sent the PUT, `X-API-Key`
+    /// and all, to the host `Location` named, and the update counted as pushed.
+    @Test(arguments: [301, 302, 307, 308])
+    func aRedirectIsNotFollowedAndTheKeyStaysHome(status: Int) async throws {
+        let elsewhere = FaultyServer(expectedKey: Self.key) { _ in .ok }
+        let elsewherePort = try elsewhere.start()
+        defer { elsewhere.stop() }
+        let server = FaultyServer(expectedKey: Self.key) { _ in
+            .redirect(status, location: "http://127.0.0.1:\(elsewherePort)/v2/tracking-session/x/location")
+        }
+        let port = try server.start()
+        defer { server.stop() }
+        let pusher = try pusher(port: port)
+        for s in 0..<3 { pusher.submit(session: "s\(s)", body: Self.body(1)) }
+        let letters = await pusher.drain(timeout: 10)
+        let stats = pusher.statistics
+        try await pusher.shutdown()
+        #expect(elsewhere.recorded.isEmpty)
+        #expect(server.recorded.count == 3)
+        #expect(stats.pushed == 0 && stats.failed == 3)
+        #expect(letters.count == 3 && letters.allSatisfy { $0.reason == "HTTP \(status) (a redirect, not followed)" })
+    }
+
     @Test func memoryStaysBoundedWhileTheServerStallsAndTheDrainGivesUpCleanly() async throws {
         let server = FaultyServer(expectedKey: Self.key) { _ in .slow(30) }
         let port = try server.start()
