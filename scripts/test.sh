@@ -34,6 +34,9 @@ else
 fi
 # damaged data files (random bytes, checksum made good) are refused at open or still answer: never a crash
 python3 scripts/ci/data_fuzz.py --bin "$bin" --runs 150
+# outputs that name an input or each other, unusable push URLs and keys: refused before any
+# line is read (exit 64), nothing lost, no secret printed
+python3 scripts/ci/adversarial_check.py --bin "$bin"
 
 if [ -f "$peer/peer_enrich.py" ]; then
   # `enrich` against the peer itself: a fresh generated stream with the broken-lines corpus

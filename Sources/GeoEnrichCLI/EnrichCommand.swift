@@ -108,6 +108,8 @@ struct EnrichCommand: ParsableCommand {
         }
         if let maxErrors, maxErrors < 1 { throw ValidationError("--max-errors must be at least 1") }
         if let workers, !(1...256).contains(workers) { throw ValidationError("--workers must be 1 to 256") }
+        try OutputPaths.check(inputs: inputs, outputs: [("-o", output), ("--errors", errors), ("--stats", stats),
+                                                        ("--push-dead-letter", push.pushURL == nil ? nil : push.pushDeadLetter)])
     }
 
     func run() throws {
