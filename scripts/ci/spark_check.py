@@ -103,19 +103,6 @@ def stream(gen, lines, seed, sessions):
                           stdout=subprocess.PIPE, check=True).stdout.splitlines(keepends=True)
 
 
-def splice(base, extra, seed):
-    rng = random.Random(seed)
-    at = sorted(rng.randrange(len(base) + 1) for _ in extra)
-    out, j = [], 0
-    for i in range(len(base) + 1):
-        while j < len(extra) and at[j] == i:
-            out.append(extra[j])
-            j += 1
-        if i < len(base):
-            out.append(base[i])
-    return out
-
-
 def unkeyable_lines():
     """Lines the driver cannot key, or keys but geo-enrich refuses: they still reach a process."""
     return [b"not json\n", b"[1,2]\n", b"\n", b"   \n", b'{"type":"track","timestamp":1}\n',
@@ -188,7 +175,7 @@ def main():
     # 1. time order, 2 partitions, as a user runs it
     first = os.path.join(work, "ordered.ndjson")
     with open(first, "wb") as f:
-        f.write(b"".join(splice(base, unkeyable_lines(), seed)))
+        f.write(b"".join(broken_lines.splice(random.Random(seed), base, unkeyable_lines())))
     alone = single(args.bin, [first], work, "ordered")
     keys_cover_accepted(rep, first, alone[1])
     driver(args, [first], os.path.join(work, "spark-ordered"), os.path.join(work, "spark-ordered.json"),
@@ -198,7 +185,7 @@ def main():
 
     # 2. input order, 4 partitions, shipped binary, the corpus, two files
     corpus = [ln for ln in broken_lines.corpus(seed, exotic=True, stream_sessions=sessions) if carried_by_spark(ln)]
-    mixed = splice(base, [ln.raw + ln.end for ln in corpus], seed + 1)
+    mixed = broken_lines.splice(random.Random(seed + 1), base, [ln.raw + ln.end for ln in corpus])
     half = len(mixed) // 2
     parts = [os.path.join(work, "mixed-a.ndjson"), os.path.join(work, "mixed-b.ndjson")]
     for path, chunk in zip(parts, (mixed[:half], mixed[half:])):

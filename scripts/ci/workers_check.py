@@ -56,18 +56,6 @@ def dumps(obj):
 
 # --- inputs -------------------------------------------------------------------------------------
 
-def splice(rng, lines, extra):
-    """`lines` with the `extra` lines inserted at random places, both in their own order."""
-    at = sorted(rng.randrange(len(lines) + 1) for _ in extra)
-    out, j = [], 0
-    for i in range(len(lines) + 1):
-        while j < len(extra) and at[j] == i:
-            out.append(extra[j])
-            j += 1
-        if i < len(lines):
-            out.append(lines[i])
-    return out
-
 
 def to_mobiletracker(rec, rng):
     if rec["type"] == "location":
@@ -132,7 +120,7 @@ def build_inputs(a, seed, work, formats):
     for fmt in formats:
         if fmt == "canonical":
             corpus = broken_lines.corpus(seed, exotic=True, stream_sessions=min(a.sessions, 2000))
-            lines = splice(rng, [ln + b"\n" for ln in stream], [ln.raw + ln.end for ln in corpus])
+            lines = broken_lines.splice(rng, [ln + b"\n" for ln in stream], [ln.raw + ln.end for ln in corpus])
         else:
             convert = {"mobiletracker": to_mobiletracker, "datacloud": to_datacloud, "eqworks": to_eqworks}[fmt]
             recs = [convert(json.loads(ln), rng) for ln in stream]
@@ -146,7 +134,7 @@ def build_inputs(a, seed, work, formats):
                 else:
                     body.append(dumps(recs[i]))
                     i += 1
-            lines = [b + b"\n" for b in splice(rng, body, sdk_bad_lines(rng, fmt, max(20, len(body) // 500)))]
+            lines = [b + b"\n" for b in broken_lines.splice(rng, body, sdk_bad_lines(rng, fmt, max(20, len(body) // 500)))]
         path = os.path.join(work, f"{fmt}.ndjson")
         with open(path, "wb") as f:
             f.writelines(lines)

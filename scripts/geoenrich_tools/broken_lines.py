@@ -660,6 +660,19 @@ def _cases():
 ERROR_CASES = _cases()
 
 
+def splice(rng, lines, extra):
+    """`lines` with the `extra` lines inserted at places drawn from `rng`, both in their own order."""
+    at = sorted(rng.randrange(len(lines) + 1) for _ in extra)
+    out, j = [], 0
+    for i in range(len(lines) + 1):
+        while j < len(extra) and at[j] == i:
+            out.append(extra[j])
+            j += 1
+        if i < len(lines):
+            out.append(lines[i])
+    return out
+
+
 def corpus(seed=7, exotic=True, stream_sessions=0):
     """The corpus as a list of Line, deterministic for (seed, exotic, stream_sessions)."""
     c = Corpus(seed, exotic, stream_sessions)
