@@ -49,7 +49,8 @@ struct LineReader {
     }
 }
 
-/// Buffered writes to a file descriptor, flushed at 64 KiB and at the end.
+/// Buffered writes to a file descriptor, flushed at 64 KiB and at the end, and after every
+/// line when it is a terminal (so that answers appear as lines are typed).
 ///
 /// A failed write (a full disk, a closed pipe with SIGPIPE ignored) is kept in ``failure``,
 /// and the bytes from then on are dropped: the caller checks it and stops.
@@ -58,9 +59,12 @@ final class OutputBuffer {
     private var bytes: [UInt8] = []
     /// The `errno` of the first write that failed, if one did.
     private(set) var failure: Int32?
+    /// Whether each line is written as it ends: the output is a terminal.
+    private let lineBuffered: Bool
 
     init(fileDescriptor: Int32) {
         fd = fileDescriptor
+        lineBuffered = isatty(fileDescriptor) == 1
         bytes.reserveCapacity(1 << 17)
     }
 
@@ -71,8 +75,8 @@ final class OutputBuffer {
     }
 
     func writeLine(_ s: String) {
-        write(s)
-        bytes.append(UInt8(ascii: "\n"))
+        append(s)
+        endLine()
     }
 
     /// Appends a string's UTF-8 without flushing (end a line with ``endLine()``).
@@ -84,7 +88,7 @@ final class OutputBuffer {
     /// Ends a line, flushing at 64 KiB.
     @inline(__always) func endLine() {
         bytes.append(UInt8(ascii: "\n"))
-        if bytes.count >= 1 << 16 { flush() }
+        if lineBuffered || bytes.count >= 1 << 16 { flush() }
     }
 
     func flush() {
@@ -155,7 +159,7 @@ enum LineTool {
             throw IOError(message: "cannot write standard output: \(String(cString: strerror(e))); stopped after \(lines) input lines")
         }
         if let first = firstFailure {
-            FileHandle.standardError("geo-enrich: \(failed) of \(lines) lines had no answer; the first, line \(first.line): \(first.reason)")
+            StandardError.line("geo-enrich: \(failed) of \(lines) lines had no answer; the first, line \(first.line): \(first.reason)")
             throw ExitCode(1)
         }
     }
