@@ -37,6 +37,9 @@ python3 scripts/ci/data_fuzz.py --bin "$bin" --runs 150
 # outputs that name an input or each other, unusable push URLs and keys: refused before any
 # line is read (exit 64), nothing lost, no secret printed
 python3 scripts/ci/adversarial_check.py --bin "$bin"
+# faults during a run: extreme timestamps, a full or closed standard error, standard input at an
+# offset, an input truncated while read, signals with a blocked output or a draining push, ...
+python3 scripts/ci/fault_check.py --bin "$bin"
 
 if [ -f "$peer/peer_enrich.py" ]; then
   # `enrich` against the peer itself: a fresh generated stream with the broken-lines corpus
