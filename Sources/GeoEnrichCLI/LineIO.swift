@@ -19,8 +19,11 @@ struct LineReader {
 
     /// Calls `body` for every line until end of input.
     ///
+    /// - Parameter beforeRead: called before each read of more input (which may wait): the line
+    ///   tools flush their answers there, so that a program feeding them a line at a time
+    ///   through a pipe gets each answer before it sends the next.
     /// - Throws: `IOError` when reading fails.
-    mutating func forEachLine(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+    mutating func forEachLine(beforeRead: () -> Void = {}, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             // emit every complete line in the buffer
@@ -39,6 +42,7 @@ struct LineReader {
             }
             buffer.removeSubrange(0..<start)
             start = 0
+            beforeRead()
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
@@ -139,7 +143,7 @@ enum LineTool {
         var lines = 0, failed = 0
         var firstFailure: (line: Int, reason: String)? = nil
         do {
-            try reader.forEachLine { bytes in
+            try reader.forEachLine(beforeRead: { out.flush() }) { bytes in
                 guard out.failure == nil else { throw StopReading() }
                 lines += 1
                 if fastPath(bytes, out) { return }

@@ -12,6 +12,7 @@ output or input was lost.
 - a regular file on standard input read from its offset (`{ read -r header; geo-enrich enrich; } < f`);
 - an input truncated while it is read (copy-and-truncate rotation): once SIGBUS and a torn line;
   now a message naming the file, the statistics written, `bytes` the end of the last line kept;
+  a data file truncated in place: a message and exit status 74, not a silent SIGBUS;
 - `bytes` after `--max-errors` is where the next line starts (a resume offset);
 - a `--stats` path that cannot be written is refused before the run;
 - a second SIGINT while the output is blocked ends the run at once; a SIGINT during the push's
@@ -26,6 +27,7 @@ import argparse
 import http.server
 import json
 import os
+import select
 import shutil
 import signal
 import socketserver
@@ -315,6 +317,25 @@ def main():
         p = run(["lookup", "--data", path("data")], input=b"49.9 -97.1\n", stdin=None)
         c.expect(p.returncode != 0 and b"longer than its header says" in p.stderr and b"truncated" not in p.stderr,
                  "a data file with bytes appended is called longer, not truncated", f"{p.stderr!r}")
+
+        # 4. a data file truncated in place while a run reads it: a message and exit 74
+        shutil.copy(os.path.join(data, "countries.bin"), path("data/countries.bin"))
+        proc = subprocess.Popen([binary, "lookup", "--data", path("data")], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        proc.stdin.write(b"49.9 -97.1\n")
+        proc.stdin.flush()
+        # the answer comes before more input is read (the line tools flush before each read)
+        ready, _, _ = select.select([proc.stdout], [], [], 30)
+        first = proc.stdout.readline() if ready else b""
+        os.truncate(path("data/countries.bin"), 0)
+        try:
+            out, err = proc.communicate(b"43.65 -79.38\n-33.9 18.4\n", timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
+        c.expect(b'"country":"CA"' in first and proc.returncode == 74 and b"changed under the run" in err,
+                 "a data file truncated in place during a run: a message and exit 74, not a silent SIGBUS",
+                 f"first {first!r}, exit {proc.returncode}, {err[-300:]!r}")
 
     print(f"fault_check: {c.passed} passed, {c.failed} failed")
     return 0 if c.failed == 0 else 1
