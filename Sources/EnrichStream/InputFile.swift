@@ -71,9 +71,82 @@ public final class InputFile {
         }
     }
 
-    deinit { if ownsDescriptor { close(fd) } }
+    deinit {
+        if ownsDescriptor { close(fd) }
+        compressed?.deallocate()
+    }
 
-    /// Reads up to `buffer.count` bytes.
+    /// Whether the first bytes have been looked at (gzip, or text).
+    private var sniffed = false
+    /// The decompressor of a gzip input, and its buffer of compressed bytes read.
+    private var inflater: GzipInflater?
+    private var compressed: UnsafeMutableRawBufferPointer?
+    /// Whether the input is gzip-compressed (known after the first read).
+    public var isCompressed: Bool { inflater != nil }
+
+    /// How far into its first bytes an input is searched for a NUL byte, the sign of a binary
+    /// file (NDJSON text has none; UTF-8 never encodes anything else as a zero byte).
+    static let binarySniffLength = 4096
+
+    /// Reads up to `buffer.count` bytes of the input's text: a gzip input (its first two bytes
+    /// 1F 8B, RFC 1952) decompressed, any other as it is. An input whose first 4 KiB hold a
+    /// NUL byte is refused as binary: before, a gzip file gave one `invalid_utf8` or
+    /// `invalid_json` report a line and exit status 0.
+    /// - Parameters:
+    ///   - buffer: where to put them.
+    ///   - stop: when raised, reading ends as at the end of the input.
+    ///   - waitIfIdle: as ``readRaw(into:stop:waitIfIdle:)``.
+    /// - Returns: as ``readRaw(into:stop:waitIfIdle:)``.
+    /// - Throws: ``StreamError`` naming the file when reading fails, the input is binary, or its
+    ///   gzip data are damaged or cut short.
+    func read(into buffer: UnsafeMutableRawBufferPointer, stop: StopFlag,
+              waitIfIdle: Bool = true) throws(StreamError) -> Int? {
+        if inflater != nil { return try readInflated(into: buffer, stop: stop, waitIfIdle: waitIfIdle) }
+        guard let n = try readRaw(into: buffer, stop: stop, waitIfIdle: waitIfIdle) else { return nil }
+        guard !sniffed, n > 0 else { return n }
+        sniffed = true
+        let head = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer)[..<n])
+        // (a first read of one byte, 1F, is taken as text: reads of a file or pipe start
+        // with more than one byte whenever more were written)
+        if GzipInflater.isGzip(head) {
+            let inflater = try GzipInflater()
+            inflater.feed(head)
+            self.inflater = inflater
+            return try readInflated(into: buffer, stop: stop, waitIfIdle: waitIfIdle)
+        }
+        if let nul = head.prefix(Self.binarySniffLength).firstIndex(of: 0) {
+            throw StreamError("cannot read", name, reason: "it is a binary file (a NUL byte at byte \(nul + 1)), not "
+                + "NDJSON text (gzip-compressed input is decompressed; other compressions are not)")
+        }
+        return n
+    }
+
+    /// Inflates into `buffer`, reading compressed bytes as needed.
+    private func readInflated(into buffer: UnsafeMutableRawBufferPointer, stop: StopFlag,
+                              waitIfIdle: Bool) throws(StreamError) -> Int? {
+        let inflater = inflater!
+        if compressed == nil { compressed = .allocate(byteCount: 1 << 16, alignment: 16) }
+        let raw = compressed!
+        while true {
+            let produced: Int
+            do { produced = try inflater.inflate(into: buffer) } catch {
+                throw StreamError("cannot decompress", name, reason: "damaged gzip data (\(error.message))")
+            }
+            if produced > 0 { return produced }
+            guard let n = try readRaw(into: raw, stop: stop, waitIfIdle: waitIfIdle) else { return nil }
+            if n == 0 {
+                // a stop, or a file cut short (its own message): end here; else the data must end
+                // at the end of a member
+                if !stop.isRequested && truncation == nil && !inflater.atMemberEnd {
+                    throw StreamError("cannot decompress", name, reason: "the gzip data end inside a member (cut short?)")
+                }
+                return 0
+            }
+            inflater.feed(UnsafeRawBufferPointer(rebasing: raw[..<n]))
+        }
+    }
+
+    /// Reads up to `buffer.count` bytes as they are in the file.
     /// - Parameters:
     ///   - buffer: where to put them.
     ///   - stop: when raised, reading ends as at the end of the input.
@@ -83,8 +156,8 @@ public final class InputFile {
     /// - Returns: the number read; 0 at the end of the input, or when `stop` is raised; `nil`
     ///   when idle and not asked to wait.
     /// - Throws: ``StreamError`` naming the file when reading fails.
-    func read(into buffer: UnsafeMutableRawBufferPointer, stop: StopFlag,
-              waitIfIdle: Bool = true) throws(StreamError) -> Int? {
+    private func readRaw(into buffer: UnsafeMutableRawBufferPointer, stop: StopFlag,
+                         waitIfIdle: Bool) throws(StreamError) -> Int? {
         while true {
             if stop.isRequested { return 0 }
             if size == nil {

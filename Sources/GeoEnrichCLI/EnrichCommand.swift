@@ -258,7 +258,8 @@ enum ProgressLine {
         let rate = p.elapsedSeconds > 0 ? Double(p.lines) / p.elapsedSeconds : 0
         var text = "\r\u{1B}[Kgeo-enrich: \(Summary.grouped(p.lines)) lines, \(Summary.grouped(Int(rate))) lines/s, "
             + Summary.megabytes(p.bytes)
-        if let total = p.totalBytes, total > 0 {
+        // (the total is of the files as stored: for a gzip input the text read outgrows it)
+        if let total = p.totalBytes, total > 0, p.bytes <= total {
             text += String(format: " (%.1f %%)", 100 * Double(p.bytes) / Double(total))
         }
         StandardError.write(text)

@@ -318,6 +318,33 @@ def main():
         c.expect(p.returncode != 0 and b"longer than its header says" in p.stderr and b"truncated" not in p.stderr,
                  "a data file with bytes appended is called longer, not truncated", f"{p.stderr!r}")
 
+        # (issue 22) gzip inputs are decompressed; a binary file is named as such
+        import gzip
+        plain = write("plain.ndjson", [fix("a", T0), event("a", T0 + 1000), fix("b", T0, 43.6, -79.4)])
+        body = open(plain, "rb").read()
+        with open(path("one.gz"), "wb") as f:
+            f.write(gzip.compress(body))
+        with open(path("two.gz"), "wb") as f:
+            f.write(gzip.compress(body) + gzip.compress(body))   # two members, one stream
+        reference = run(["enrich", plain, "--quiet"]).stdout
+        p1 = run(["enrich", path("one.gz"), "--quiet"])
+        p2 = subprocess.run(f'cat "{path("one.gz")}" | "{binary}" enrich --quiet', shell=True, env=env,
+                            capture_output=True, timeout=60)
+        p3 = run(["enrich", path("two.gz"), "--quiet", "--stats", path("sgz")])
+        c.expect(p1.returncode == 0 and p1.stdout == reference and p2.stdout == reference
+                 and json.load(open(path("sgz")))["lines"] == 6,
+                 "a gzip input (a file, a pipe, two members) reads as its text", f"{p1.returncode} {p1.stderr!r}")
+        with open(path("cut.gz"), "wb") as f:
+            f.write(gzip.compress(body * 50)[:-30])
+        p = run(["enrich", path("cut.gz"), "--quiet", "-o", "/dev/null"])
+        c.expect(p.returncode == 1 and b"cut.gz" in p.stderr and b"gzip" in p.stderr,
+                 "gzip data cut short: a message naming the file, exit 1", f"{p.returncode} {p.stderr!r}")
+        with open(path("image.png"), "wb") as f:
+            f.write(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(200))
+        p = run(["enrich", path("image.png"), "--quiet", "-o", path("png.out")])
+        c.expect(p.returncode == 1 and b"binary file" in p.stderr and os.path.getsize(path("png.out")) == 0,
+                 "a binary input is named as such, no line reported", f"{p.returncode} {p.stderr!r}")
+
         # 4. a data file truncated in place while a run reads it: a message and exit 74
         shutil.copy(os.path.join(data, "countries.bin"), path("data/countries.bin"))
         proc = subprocess.Popen([binary, "lookup", "--data", path("data")], stdin=subprocess.PIPE,
