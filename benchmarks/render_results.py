@@ -456,7 +456,7 @@ def render_growth(w, g, plot_path):
     w("Past the first 100 k lines, where the start-up (data, threads) weighs, time grows about linearly "
       "with the lines and peak memory barely moves (a fixed pool of 1 MiB batches and the sessions' state); "
       "with more live sessions a line costs more (a larger session table, fewer cache hits) and memory follows "
-      "the sessions (about 150 bytes each, plus their kept fixes). The machine is a shared 2-core VM whose "
+      "the sessions (about 200 bytes each in the CLI, as the held-sessions table measures, plus their kept fixes). The machine is a shared 2-core VM whose "
       "speed varies by ±20 % from one run to the next: compare figures of one run.")
     w("")
 
