@@ -20,6 +20,11 @@ import Darwin
 enum DataDirectory {
     /// The files a data folder must hold.
     static let requiredFiles = ["countries.bin", "postal_ca.bin"]
+    /// The `--data` option's help, the same for every command that reads the data.
+    static let optionHelp = "Folder of the data files (countries.bin, postal_ca.bin). Default: $GEO_ENRICH_DATA, "
+        + "else data/ beside the executable (or the repository's, for a SwiftPM build), else "
+        + "<prefix>/share/geo-enrich of the executable's bin/, else /usr/share/geo-enrich. "
+        + "`geo-enrich about` shows the folder found."
     /// The system-wide folder, last in the search.
     static let systemFolder = "/usr/share/geo-enrich"
 
