@@ -110,10 +110,11 @@ ZSHCOMPDIR  := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 
 DIST := .build/dist
-# the commit the staged binary must report: a file rewritten only when HEAD moves
+# the commit the staged binary must report: a file rewritten only when HEAD moves (left alone
+# when git cannot answer, e.g. under sudo in another user's clone, so `sudo make install` copies)
 COMMIT_STAMP := .build/commit.stamp
-$(shell mkdir -p .build; c=$$(git rev-parse HEAD 2>/dev/null || echo unknown); \
-	[ "$$(cat $(COMMIT_STAMP) 2>/dev/null)" = "$$c" ] || echo "$$c" > $(COMMIT_STAMP))
+$(shell mkdir -p .build; [ -f $(COMMIT_STAMP) ] || : > $(COMMIT_STAMP); \
+	c=$$(git rev-parse HEAD 2>/dev/null) && [ "$$(cat $(COMMIT_STAMP))" != "$$c" ] && echo "$$c" > $(COMMIT_STAMP); true)
 DIST_INPUTS := $(shell find Sources -type f -not -name 'BuildInfo+Generated.swift') Package.swift \
 	scripts/build_cli.sh scripts/stage_dist.sh scripts/gen_manpage.py $(COMMIT_STAMP)
 
