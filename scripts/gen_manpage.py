@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Writes geo-enrich(1), a man page, from the built binary's own description of its commands.
 
-swift-argument-parser's `generate-manual` plugin is not part of the toolchain and needs the
-network to fetch, so this reads what that plugin reads: `geo-enrich --experimental-dump-help`
+swift-argument-parser's `generate-manual` plugin is available (`swift package plugin --list`),
+but it builds the whole package again in release mode with its own flags: that replaces the
+static `.build/release/geo-enrich` of scripts/build_cli.sh with one that needs a Swift
+installation, and costs two full release builds (its own, then build_cli.sh's). So this reads
+what that plugin reads, from the binary already built: `geo-enrich --experimental-dump-help`
 (argument-parser's JSON "ToolInfo" of every command, option, abstract and discussion), and
 writes one roff page with a section per subcommand. Only the standard library is used.
 
