@@ -12,7 +12,8 @@
 #   - a copy of the binary alone, without data: exit 1, the error lists every folder looked in;
 # and checks the package: Depends names the PROJ and GEOS runtime packages, the files are where
 # Debian puts them, the binary is stripped with a debug link, the man page and completions know
-# every subcommand, and THIRD-PARTY-NOTICES names every Swift package linked in.
+# every subcommand, and THIRD-PARTY-NOTICES names every Swift package linked in (a version that
+# differs from the one it names is a note: Package.resolved is not in git).
 #
 # Usage: scripts/ci/install_check.sh   (from anywhere; builds what is missing)
 set -euo pipefail
@@ -147,7 +148,10 @@ readelf -S .build/dist/geo-enrich.debug 2>/dev/null | grep -q "\.debug_info" && 
 
 # 4. every linked Swift package is in THIRD-PARTY-NOTICES (and its licence files were shipped)
 while read -r pkg version; do
-  grep -q "^  $pkg $version " THIRD-PARTY-NOTICES || fail "THIRD-PARTY-NOTICES does not list $pkg $version, which the binary links"
+  # the package must be listed; its version may float (Package.resolved is not in git): a note
+  grep -q "^  $pkg [0-9]" THIRD-PARTY-NOTICES || fail "THIRD-PARTY-NOTICES does not list $pkg, which the binary links"
+  grep -q "^  $pkg $version " THIRD-PARTY-NOTICES \
+    || echo "install_check: note: this build links $pkg $version; THIRD-PARTY-NOTICES names another version" >&2
   [ -s ".build/dist/licenses/$pkg/LICENSE.txt" ] || [ -s ".build/dist/licenses/$pkg/LICENSE" ] || fail "no LICENSE shipped for $pkg"
 done < .build/dist/licenses/PACKAGES
 [ "$(wc -l < .build/dist/licenses/PACKAGES)" -ge 5 ] && pass "$(wc -l < .build/dist/licenses/PACKAGES) linked packages listed and noticed" \
