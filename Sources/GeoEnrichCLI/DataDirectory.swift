@@ -55,9 +55,10 @@ enum DataDirectory {
                                                             : "no such folder"
                 text += "  \(c.path)  (\(c.origin); \(why))\n"
             }
-            if explicit {
-                text += "the search stops at a folder given by --data or $GEO_ENRICH_DATA; "
-                    + "point it at a folder holding the data files, or unset it to search beside the executable"
+            if explicit, let given = searched.first {
+                let leaveOut = given.origin == "--data" ? "leave --data out" : "unset GEO_ENRICH_DATA"
+                text += "a folder given by \(given.origin) is the only place searched; point it at the "
+                    + "folder holding the data files, or \(leaveOut) to search beside the executable"
             } else {
                 text += "pass --data DIR or set GEO_ENRICH_DATA to the folder holding the data files "
                     + "(the repository's data/, or an installation's share/geo-enrich)"

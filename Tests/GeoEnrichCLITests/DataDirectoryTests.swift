@@ -120,6 +120,8 @@ import Darwin
             #expect(error.explicit)
             #expect(error.searched.map(\.path) == [root + "/nowhere"])
             #expect(error.description.contains("$GEO_ENRICH_DATA; no such folder"))
+            #expect(error.description.contains("is the only place searched"))
+            #expect(error.description.contains("unset GEO_ENRICH_DATA"))
         }
     }
 }
