@@ -25,6 +25,8 @@ let package = Package(
                        providers: [.apt(["libproj-dev"])]),
         .systemLibrary(name: "CGEOS", path: "Sources/CGEOS", pkgConfig: "geos",
                        providers: [.apt(["libgeos-dev"])]),
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
+                       providers: [.apt(["zlib1g-dev"])]),
 
         // Degree trigonometry from a table and short WGS84 distances with an error bound, shared
         // by H3Core, GeoLookup and EnrichEngine. Pure Swift, no dependencies; public and
@@ -55,7 +57,7 @@ let package = Package(
 
         // NDJSON streams through the engine on all cores: batches read, parsed and decided in
         // parallel (sessions partitioned), written in input order, every line counted.
-        .target(name: "EnrichStream", dependencies: ["EnrichEngine", "RecordCodec", "GeoLookup", "ThreadSharing"]),
+        .target(name: "EnrichStream", dependencies: ["EnrichEngine", "RecordCodec", "GeoLookup", "ThreadSharing", "CZlib"]),
 
         // Accepted locations to the MobileTracker session-location endpoint: a pure scheduler
         // (coalescing, ordering, retries, bounds) driven over async-http-client.

@@ -437,6 +437,17 @@ def render_growth(w, g, plot_path):
     for r in g["sessions"]:
         w(f"| {r['sessions']:,} | {r['wall_s']:.3f} s | {r['ns_per_line']:.0f} | {megabytes(r['rss_bytes'])} |")
     w("")
+    if g.get("held"):
+        w("Held sessions: 1,000,000 sessions of one fix each within 50 s of stream time (none evicted), "
+          "ids of 9 characters; bytes a session over the same run on 1,000 sessions (the largest peak of the "
+          "runs each).")
+        w("")
+        w("| live sessions held | workers | wall time | peak RSS | peak RSS, 1,000 sessions | bytes a session |")
+        w("|---:|---:|---:|---:|---:|---:|")
+        for r in g["held"]:
+            w(f"| {r['sessions']:,} | {r['workers']} | {r['wall_s']:.3f} s | {megabytes(r['rss_bytes'])} | "
+              f"{megabytes(r['base_rss_bytes'])} | {r['bytes_per_session']:.0f} |")
+        w("")
     if plot_path:
         with open(plot_path, "w", encoding="utf-8") as f:
             f.write(growth_svg(g))

@@ -16,6 +16,8 @@ public struct Fix: Hashable, Sendable {
         case coordinates
         /// The accuracy is not finite or negative (`bad_accuracy`).
         case accuracy
+        /// The time is outside ``Timestamp/representable``, years 1 to 9999 UTC (`bad_timestamp`).
+        case timestamp
     }
 
     /// A fix from the numbers as a record wrote them.
@@ -24,7 +26,7 @@ public struct Fix: Hashable, Sendable {
     ///   - latitude: degrees north, −90…90.
     ///   - longitude: degrees east, −180…180.
     ///   - accuracy: metres, ≥ 0, or `nil`.
-    ///   - timestamp: when the fix was taken.
+    ///   - timestamp: when the fix was taken, in ``Timestamp/representable``.
     /// - Throws: ``Invalid`` naming the field that breaks the contract.
     @inlinable
     public init(latitude: JSONNumber, longitude: JSONNumber, accuracy: JSONNumber?, timestamp: Timestamp) throws(Invalid) {
@@ -33,6 +35,7 @@ public struct Fix: Hashable, Sendable {
         let lng = position.longitudeDegrees
         guard lat.isFinite, lng.isFinite, abs(lat) <= 90, abs(lng) <= 180 else { throw .coordinates }
         if let a = accuracy?.doubleValue { guard a.isFinite, a >= 0 else { throw .accuracy } }
+        guard Timestamp.representable.contains(timestamp.milliseconds) else { throw .timestamp }
         self.position = position
         self.timestamp = timestamp
     }

@@ -19,9 +19,14 @@ struct SessionStore {
     private var history = FixHistory()
     /// Sessions opted out (or `notSet` under the deny policy): kept until they opt in.
     private var optedOut: Set<SessionID> = []
-    /// The newest timestamp seen, and where the last eviction sweep stood.
+    /// The stream's time for eviction: the newest timestamp seen, except that a jump ahead
+    /// further than eviction tolerates is believed only once two sessions report it (see
+    /// ``advance(to:session:)``). And where the last eviction sweep stood.
     private var watermark = Int64.min
     private var lastSweep = Int64.min
+    /// A jump ahead that one session alone has reported so far: its time and the session's
+    /// ``SessionID/stableHash``.
+    private var unconfirmedJump: (time: Int64, session: UInt64)? = nil
 
     @usableFromInline
     init(configuration: EngineConfiguration) {
@@ -99,7 +104,7 @@ struct SessionStore {
     @usableFromInline
     mutating func decide(_ fix: Fix, session: SessionID, consent: Consent?) -> Decision {
         if consent != nil { apply(consent: consent, session: session) }
-        advance(to: fix.timestamp.milliseconds)
+        advance(to: fix.timestamp.milliseconds, session: session)
         if !optedOut.isEmpty && optedOut.contains(session) { return .rejected(.consent) }
         if let max = configuration.maxAccuracy, let a = fix.position.accuracyMetres, a > max { return .rejected(.accuracy) }
         let (slot, found) = index.find(session, in: states)
@@ -138,7 +143,10 @@ struct SessionStore {
     @usableFromInline
     mutating func attach(session: SessionID, at time: Timestamp, consent: Consent?) -> Attachment? {
         if consent != nil { apply(consent: consent, session: session) }
-        advance(to: time.milliseconds)
+        // no fix is taken outside the range (Fix refuses it), so no fix is live there; and the
+        // arithmetic below is only safe inside it
+        guard Timestamp.representable.contains(time.milliseconds) else { return nil }
+        advance(to: time.milliseconds, session: session)
         guard let entry = index.find(session, in: states).entry else { return nil }
         // through the buffer, the state is read in place, not copied with its id (see decide)
         return states.withUnsafeBufferPointer { $0[entry].attachment(at: time, expiry: configuration.expiry, history: history) }
@@ -148,12 +156,40 @@ struct SessionStore {
     /// older than `evictAfter` behind it: no record at most `evictAfter − expiry` late can
     /// meet such a session's state (a fix would be neither stale nor within its expiry, an
     /// event would find no live fix), so dropping it changes no output.
+    ///
+    /// A watermark too far ahead is what does damage: every record behind it by more than
+    /// `evictAfter − expiry` may find its session evicted (its events lose `geo`), and while
+    /// the stream catches up nothing is evicted at all. So one record cannot move it that far:
+    /// a jump beyond `evictAfter − expiry` waits until a record of another session jumps too,
+    /// and then goes to the nearer of the two. A device whose clock is years ahead then costs
+    /// its own session only (whose later fixes are stale, as the rules say); a real gap in
+    /// the stream is believed at its second session's first record. Holding the watermark
+    /// back never changes an answer (eviction only forgets what no record can meet); it only
+    /// delays forgetting.
     @inline(__always)
-    private mutating func advance(to t: Int64) {
+    private mutating func advance(to t: Int64, session: SessionID) {
         guard t > watermark else { return }
-        watermark = t
-        if lastSweep == .min { lastSweep = t }
-        if t - lastSweep >= configuration.expiry && states.count >= configuration.evictionThreshold { sweep() }
+        // both in Timestamp.representable (or the watermark .min): no overflow
+        if watermark != .min && t - watermark > configuration.effectiveEvictAfter - configuration.expiry {
+            guard let confirmed = confirmJump(to: t, session: session.stableHash) else { return }
+            watermark = confirmed
+        } else {
+            watermark = t
+        }
+        if lastSweep == .min { lastSweep = watermark }
+        if watermark - lastSweep >= configuration.expiry && states.count >= configuration.evictionThreshold { sweep() }
+    }
+
+    /// The watermark a jump to `t` by `session` may move to: the nearer of it and an earlier
+    /// jump by another session still ahead, or `nil` while no other session has confirmed it.
+    @inline(never)
+    private mutating func confirmJump(to t: Int64, session: UInt64) -> Int64? {
+        if let earlier = unconfirmedJump, earlier.time > watermark, earlier.session != session {
+            unconfirmedJump = nil
+            return min(earlier.time, t)
+        }
+        unconfirmedJump = (t, session)
+        return nil
     }
 
     /// Evicts what the watermark allows now, and gives memory back: the states array is

@@ -16,8 +16,9 @@ import Darwin
 protocol BatchSource {
     /// Fills `batch` (reset first) with the next lines; `false` at the end.
     mutating func fill(_ batch: LineBatch) throws(StreamError) -> Bool
-    /// Input bytes handed out so far.
-    var bytesRead: Int { get }
+    /// Input bytes of the lines handed out so far, with their line feeds: where the next line
+    /// starts, relative to where reading began (a resume offset).
+    var bytesConsumed: Int { get }
 }
 
 struct BatchReader: BatchSource {
@@ -31,8 +32,11 @@ struct BatchReader: BatchSource {
     private var carryAfterLineLimit = false
     private var nextLineNumber = 1
     private var atEnd = false
-    /// Bytes read so far (for progress).
-    private(set) var bytesRead = 0
+    /// Bytes read from the input so far.
+    private var bytesRead = 0
+    /// Bytes read but never handed out: an unfinished last line left at a stop or a truncation.
+    private var bytesLeft = 0
+    var bytesConsumed: Int { bytesRead - carry.count - bytesLeft }
     /// The longest line a batch grows to hold whole; longer lines are cut.
     private static let wholeLineLimit = 2 * RecordParser.maximumLineLength + 2
 
@@ -94,8 +98,12 @@ struct BatchReader: BatchSource {
             }
             if n == 0 {
                 atEnd = true
-                // stopped, not at the end: the unfinished line was not read whole, so it is left
-                if stop.isRequested { batch.filled = lineStart }
+                // stopped, not at the end, or the file was cut short under us: the unfinished
+                // line was not read whole, so it is left
+                if stop.isRequested || input.truncation != nil {
+                    bytesLeft += batch.filled - lineStart
+                    batch.filled = lineStart
+                }
             } else {
                 batch.filled += n
                 bytesRead += n

@@ -100,6 +100,9 @@ final class BatchWriter {
                     if let maxErrors, statistics.errors >= maxErrors {
                         reachedErrorLimit = true
                         statistics.stoppedEarly = true
+                        // only a batch of one line holds a cut line, so spans are input offsets
+                        statistics.bytes = i + 1 < batch.lines.count
+                            ? batch.inputRange.lowerBound + batch.lines[i + 1].start : batch.inputRange.upperBound
                         try output.append(gathered)
                         submitAccepted(batch, before: i)
                         return false
@@ -108,6 +111,7 @@ final class BatchWriter {
             }
         }
         try output.append(gathered)
+        statistics.bytes = batch.inputRange.upperBound
         submitAccepted(batch, before: batch.lines.count)
         return true
     }
@@ -130,9 +134,6 @@ final class BatchWriter {
         try output.flush()
         try errors.flush()
     }
-
-    /// Adds the input bytes read to the statistics.
-    func countBytes(_ n: Int) { statistics.bytes += n }
 
     /// Marks the run as stopped early.
     func markStopped() { statistics.stoppedEarly = true }

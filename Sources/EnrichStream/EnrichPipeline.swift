@@ -64,7 +64,8 @@ public final class EnrichPipeline {
     ///   - stop: raised to stop early (from a signal handler): reading stops, what was read is
     ///     finished and written.
     ///   - progress: called on the writer thread about twice a second, when given.
-    /// - Returns: the run's figures (`stoppedEarly` set when it did not read everything).
+    /// - Returns: the run's figures (`stoppedEarly` set when it did not read everything: stopped,
+    ///   the error limit, or an input truncated while it was read, see ``InputFile/truncation``).
     /// - Throws: ``StreamError`` when an input or output fails; what was decided before it is written.
     public func run(inputs: [InputFile], output: OutputFile, errors: OutputFile, stop: StopFlag = StopFlag(),
                     progress: (@Sendable (Progress) -> Void)? = nil) throws(StreamError) -> EnrichStatistics {
@@ -87,6 +88,7 @@ public final class EnrichPipeline {
         let readerThread = Thread {
             defer { read.close(); readerDone.signal() }
             // one input's batches into the queue; false when the run must stop
+            var consumedBefore = 0
             func pump(_ reader: inout some BatchSource, input index: Int, before: Int) -> Bool {
                 while !readerStop.isRequested {
                     guard let batch = free.pop()?.value else { return false }
@@ -103,23 +105,20 @@ public final class EnrichPipeline {
                         return false
                     }
                     batch.source = index
-                    batch.bytesReadBefore = before + reader.bytesRead
+                    batch.inputRange = consumedBefore..<(before + reader.bytesConsumed)
+                    consumedBefore = batch.inputRange.upperBound
                     read.push(Handoff(batch))
                 }
                 return false
             }
             var before = 0
             for (index, input) in readerInputs.value.enumerated() {
-                if let mapped = input.map() {
-                    // a regular file: read in place
-                    var reader = MappedBatchReader(input: mapped, stop: readerStop)
-                    guard pump(&reader, input: index, before: before) else { return }
-                    before += reader.bytesRead
-                } else {
-                    var reader = BatchReader(input: input, stop: readerStop)
-                    guard pump(&reader, input: index, before: before) else { return }
-                    before += reader.bytesRead
-                }
+                var reader = BatchReader(input: input, stop: readerStop)
+                guard pump(&reader, input: index, before: before) else { return }
+                before += reader.bytesConsumed
+                // a file cut short under us: what was read of it is finished, no input after it
+                // is read (InputFile/truncation says what happened)
+                if input.truncation != nil { return }
             }
         }
 
@@ -134,7 +133,6 @@ public final class EnrichPipeline {
             let writer = writerBox.value
             var writing = true
             var lastProgress = started
-            var bytes = 0
             while let batch = decided.pop()?.value {
                 if writing {
                     do throws(StreamError) {
@@ -144,7 +142,6 @@ public final class EnrichPipeline {
                             readerStop.request(1)
                         }
                         if batch.endsBurst { try writer.flush() }
-                        bytes = batch.bytesReadBefore
                     } catch {
                         failure.withLock { if $0 == nil { $0 = error } }
                         writing = false
@@ -152,19 +149,17 @@ public final class EnrichPipeline {
                         readerStop.request(1)
                     }
                 }
-                if let (input, range) = batch.mapped { input.release(range) }
-                batch.reset()  // drops the batch's hold on the mapping
+                batch.reset()
                 free.push(Handoff(batch))
                 if let progress {
                     let now = DispatchTime.now().uptimeNanoseconds
                     if now - lastProgress >= 500_000_000 {
                         lastProgress = now
-                        progress(Progress(lines: writer.statistics.lines, bytes: bytes, totalBytes: totalBytes,
+                        progress(Progress(lines: writer.statistics.lines, bytes: writer.statistics.bytes, totalBytes: totalBytes,
                                           elapsedSeconds: Double(now - started) / 1e9))
                     }
                 }
             }
-            writer.countBytes(bytes)
             do throws(StreamError) { try writer.flush() } catch { failure.withLock { if $0 == nil { $0 = error } } }
             let statistics = writer.statistics
             written.withLock { $0 = statistics }
@@ -182,7 +177,7 @@ public final class EnrichPipeline {
         writerDone.wait()
 
         var statistics = written.withLock { $0 }
-        if stop.isRequested { statistics.stoppedEarly = true }
+        if stop.isRequested || inputs.contains(where: { $0.truncation != nil }) { statistics.stoppedEarly = true }
         if let error = failure.withLock({ $0 }) { throw error }
         return statistics
     }

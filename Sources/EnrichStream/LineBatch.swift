@@ -31,11 +31,8 @@ final class LineBatch {
 
     /// The batch's own buffer, which ``BatchReader`` reads into.
     private(set) var storage: UnsafeMutableRawBufferPointer
-    /// Where the lines' bytes are: ``storage``, or a part of a memory-mapped input file
-    /// (``MappedBatchReader``), whose pages are released once the batch is written.
+    /// Where the lines' bytes are: the start of ``storage``.
     var base: UnsafePointer<UInt8>
-    /// The part of a mapped input the batch covers (its pages are released after writing).
-    var mapped: (input: MappedInput, range: Range<Int>)?
     /// Bytes of ``storage`` in use.
     var filled = 0
     /// The lines, in input order.
@@ -45,8 +42,11 @@ final class LineBatch {
     /// The input had nothing more to read for now when the batch was cut: a live stream, whose
     /// output should be flushed now rather than when a buffer fills.
     var endsBurst = false
-    /// Input bytes read, over all inputs, when the batch was filled (for progress).
-    var bytesReadBefore = 0
+    /// Where the batch's lines lie in the stream, as input bytes over all inputs from where
+    /// each was when the run began: its first line starts at the lower bound (byte 0 of
+    /// ``storage``), and the line after its last at the upper (the `bytes` statistic, a resume
+    /// offset).
+    var inputRange = 0..<0
 
     /// Once read: the lines as checked, in chunks of consecutive lines (``ParallelRunner``).
     var chunks: [ParsedChunk] = []
@@ -77,7 +77,6 @@ final class LineBatch {
     func reset() {
         filled = 0
         base = UnsafePointer(storage.baseAddress!.assumingMemoryBound(to: UInt8.self))
-        mapped = nil
         endsBurst = false
         lines.removeAll(keepingCapacity: true)
         // the records' ids and outputs are let go now, not when the batch is next decided

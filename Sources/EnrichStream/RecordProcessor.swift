@@ -174,7 +174,7 @@ struct RecordProcessor {
             return try Fix(latitude: parsed.latitude, longitude: parsed.longitude, accuracy: parsed.accuracy,
                            timestamp: Timestamp(milliseconds: milliseconds))
         } catch {
-            preconditionFailure("RecordParser checks coordinates and accuracy as Fix does")
+            preconditionFailure("RecordParser checks coordinates, accuracy and the time as Fix does")
         }
     }
 

@@ -20,5 +20,11 @@ public struct StreamError: Error, CustomStringConvertible, Sendable {
         reason = String(cString: strerror(code))
     }
 
+    init(_ action: String, _ file: String, reason: String) {
+        self.action = action
+        self.file = file
+        self.reason = reason
+    }
+
     public var description: String { "\(action) \(file): \(reason)" }
 }

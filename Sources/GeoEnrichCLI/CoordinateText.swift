@@ -48,3 +48,31 @@ enum CoordinateText {
         return JSONNumber.readDouble(p, from: start, to: i)
     }
 }
+
+extension CoordinateText {
+    /// A field of the general path as a number: a decimal with an optional sign, fraction and
+    /// exponent (`+49.5`, `4.95e1`, `.5`), read with `Double(_:)`; `nil` for anything else.
+    ///
+    /// Why not `Double(_:)` alone: it reads the field with `strtod`, which also takes hexadecimal
+    /// (`0x10` was 16°), `inf`, `nan`, and stops at a NUL byte (`-79.4\0` was -79.4).
+    static func decimal(_ field: Substring) -> Double? {
+        var digits = 0, i = field.utf8.startIndex
+        let bytes = field.utf8
+        func skipDigits() {
+            while i < bytes.endIndex, bytes[i] &- UInt8(ascii: "0") < 10 { digits += 1; i = bytes.index(after: i) }
+        }
+        if i < bytes.endIndex, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i = bytes.index(after: i) }
+        skipDigits()
+        if i < bytes.endIndex, bytes[i] == UInt8(ascii: ".") { i = bytes.index(after: i); skipDigits() }
+        guard digits > 0 else { return nil }
+        if i < bytes.endIndex, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
+            i = bytes.index(after: i)
+            if i < bytes.endIndex, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i = bytes.index(after: i) }
+            digits = 0
+            skipDigits()
+            guard digits > 0 else { return nil }
+        }
+        guard i == bytes.endIndex else { return nil }
+        return Double(field)
+    }
+}

@@ -6,6 +6,7 @@ import GeoLookup
 import H3Core
 import LocationPush
 import RecordCodec
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -82,8 +83,11 @@ struct EnrichCommand: ParsableCommand {
     @Option(help: ArgumentHelp(DataDirectory.optionHelp))
     var data: String?
 
-    @Flag(help: "No summary line on standard error.")
+    @Flag(help: "No summary line and no progress line on standard error.")
     var quiet = false
+
+    @Flag(name: .customLong("no-progress"), help: "No live progress line (shown only when standard error is a terminal).")
+    var noProgress = false
 
     @OptionGroup(title: "Push (contract rule 8)") var push: PushOptions
 
@@ -135,6 +139,7 @@ struct EnrichCommand: ParsableCommand {
         let files: [InputFile]
         let out: OutputFile
         let errorOutput: OutputFile
+        let statsFile: OutputFile?
         do {
             let lookup = try LocationLookup(dataDirectory: DataDirectory.resolve(data),
                                             postalMaxDistance: postalMaxDistance)
@@ -142,13 +147,15 @@ struct EnrichCommand: ParsableCommand {
             files = try (inputs.isEmpty ? ["-"] : inputs).map { try InputFile(path: $0) }
             out = try output.map { try OutputFile(path: $0) } ?? .standardOutput()
             errorOutput = try errors.map { try OutputFile(path: $0) } ?? .standardError()
+            // opened now: a statistics path that cannot be written is found before the run, not after
+            statsFile = try stats.map { try OutputFile(path: $0) }
         } catch {
-            FileHandle.standardError("geo-enrich: \(error)")
+            StandardError.line("geo-enrich: \(error)")
             throw ExitCode(1)
         }
 
         StopSignals.install()
-        let showProgress = isatty(STDERR_FILENO) == 1
+        let showProgress = !quiet && !noProgress && isatty(STDERR_FILENO) == 1
         let progress: (@Sendable (EnrichPipeline.Progress) -> Void)? = showProgress ? { @Sendable p in ProgressLine.show(p) } : nil
         let statistics: EnrichStatistics
         do throws(StreamError) {
@@ -156,25 +163,33 @@ struct EnrichCommand: ParsableCommand {
                                           progress: progress)
         } catch {
             if showProgress { ProgressLine.clear() }
-            FileHandle.standardError("geo-enrich: \(error)")
+            StandardError.line("geo-enrich: \(error)")
             throw ExitCode(1)
         }
         if showProgress { ProgressLine.clear() }
+        for file in files {
+            if let cut = file.truncation {
+                StandardError.line("geo-enrich: \(file.name) shrank to \(cut.size) bytes while it was read (it had "
+                    + "\(cut.sizeWhenOpened) when opened; read up to byte \(cut.readUpTo)): it was truncated in place, "
+                    + "as log rotation by copy-and-truncate does. "
+                    + "The run stopped at its last whole line read; what was read is written and counted (bytes), "
+                    + "no input after it was read")
+            }
+        }
         var pushStatistics: PushStatistics?
         var deadLetters = 0
         if let pusher { (pushStatistics, deadLetters) = try push.finish(pusher) }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
 
-        if let stats {
+        if let statsFile {
             let json = statistics.json(elapsedSeconds: elapsed,
                                        extra: [("push_enabled", pusher == nil ? "false" : "true")]
                                            + PushOptions.statisticsKeys(pushStatistics))
             do {
-                let file = try OutputFile(path: stats)
-                try file.appendLine(json)
-                try file.flush()
+                try statsFile.appendLine(json)
+                try statsFile.flush()
             } catch {
-                FileHandle.standardError("geo-enrich: \(error)")
+                StandardError.line("geo-enrich: \(error)")
                 throw ExitCode(1)
             }
         }
@@ -185,7 +200,7 @@ struct EnrichCommand: ParsableCommand {
                     + "\(Summary.grouped(p.retries)) retries, \(p.failed) failed"
                     + (deadLetters > 0 ? " (in \(push.pushDeadLetter))" : "")
             }
-            FileHandle.standardError(line)
+            StandardError.line(line)
         }
         precondition(statistics.reconciles, "the statistics do not reconcile: \(statistics)")
 
@@ -194,7 +209,7 @@ struct EnrichCommand: ParsableCommand {
         case SIGTERM: throw ExitCode(143)
         default: break
         }
-        if statistics.stoppedEarly { throw ExitCode(1) }  // --max-errors
+        if statistics.stoppedEarly { throw ExitCode(1) }  // --max-errors, or an input truncated under the run
         if deadLetters > 0 { throw ExitCode(3) }  // the enrichment is complete; some pushes are not
     }
 }
@@ -202,13 +217,37 @@ struct EnrichCommand: ParsableCommand {
 extension EngineConfiguration.NotSetPolicy: ExpressibleByArgument {}
 extension RecordFormat: ExpressibleByArgument {}
 
-/// SIGINT and SIGTERM raise a flag the pipeline watches: stop reading, finish, write, exit.
+/// SIGINT and SIGTERM: the first raises a flag the pipeline watches (stop reading, finish what
+/// was read, write, exit 130 or 143). While the push drains at the end, a signal ends the wait
+/// (what is left becomes dead letters, and the statistics say `push_drain_interrupted`).
+/// A second signal before that ends the process at once: an output that blocks (a pipe nobody
+/// reads) would otherwise hold it forever, since finishing needs that output.
 enum StopSignals {
     static let flag = StopFlag()
+    static let draining = Atomic<Bool>(false)
+    private static let drainCut = Atomic<Bool>(false)
+
+    /// Whether a signal ended the push's final wait.
+    static var drainInterrupted: Bool { drainCut.load(ordering: .relaxed) }
 
     static func install() {
+        // touched here, not first in the handler: a global's lazy initialisation is not
+        // async-signal-safe; loads and stores of lock-free atomics are
+        _ = flag.isRequested
+        _ = draining.load(ordering: .relaxed)
+        _ = drainCut.load(ordering: .relaxed)
         for sig in [SIGINT, SIGTERM] {
-            signal(sig) { received in StopSignals.flag.request(received) }
+            signal(sig) { received in
+                if StopSignals.draining.load(ordering: .relaxed) {
+                    StopSignals.drainCut.store(true, ordering: .relaxed)
+                } else if StopSignals.flag.isRequested {
+                    let message: StaticString = "geo-enrich: a second signal: stopped at once, without finishing; lines not yet written are lost and no statistics are written\n"
+                    _ = Glibc.write(STDERR_FILENO, message.utf8Start, message.utf8CodeUnitCount)
+                    _exit(128 + received)
+                } else {
+                    StopSignals.flag.request(received)
+                }
+            }
         }
     }
 }
@@ -219,14 +258,15 @@ enum ProgressLine {
         let rate = p.elapsedSeconds > 0 ? Double(p.lines) / p.elapsedSeconds : 0
         var text = "\r\u{1B}[Kgeo-enrich: \(Summary.grouped(p.lines)) lines, \(Summary.grouped(Int(rate))) lines/s, "
             + Summary.megabytes(p.bytes)
-        if let total = p.totalBytes, total > 0 {
+        // (the total is of the files as stored: for a gzip input the text read outgrows it)
+        if let total = p.totalBytes, total > 0, p.bytes <= total {
             text += String(format: " (%.1f %%)", 100 * Double(p.bytes) / Double(total))
         }
-        FileHandle.standardError.write(text.data(using: .utf8)!)
+        StandardError.write(text)
     }
 
     static func clear() {
-        FileHandle.standardError.write("\r\u{1B}[K".data(using: .utf8)!)
+        StandardError.write("\r\u{1B}[K")
     }
 }
 

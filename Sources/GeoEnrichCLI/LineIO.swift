@@ -19,8 +19,11 @@ struct LineReader {
 
     /// Calls `body` for every line until end of input.
     ///
+    /// - Parameter beforeRead: called before each read of more input (which may wait): the line
+    ///   tools flush their answers there, so that a program feeding them a line at a time
+    ///   through a pipe gets each answer before it sends the next.
     /// - Throws: `IOError` when reading fails.
-    mutating func forEachLine(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+    mutating func forEachLine(beforeRead: () -> Void = {}, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             // emit every complete line in the buffer
@@ -39,6 +42,7 @@ struct LineReader {
             }
             buffer.removeSubrange(0..<start)
             start = 0
+            beforeRead()
             let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
@@ -49,7 +53,8 @@ struct LineReader {
     }
 }
 
-/// Buffered writes to a file descriptor, flushed at 64 KiB and at the end.
+/// Buffered writes to a file descriptor, flushed at 64 KiB and at the end, and after every
+/// line when it is a terminal (so that answers appear as lines are typed).
 ///
 /// A failed write (a full disk, a closed pipe with SIGPIPE ignored) is kept in ``failure``,
 /// and the bytes from then on are dropped: the caller checks it and stops.
@@ -58,9 +63,12 @@ final class OutputBuffer {
     private var bytes: [UInt8] = []
     /// The `errno` of the first write that failed, if one did.
     private(set) var failure: Int32?
+    /// Whether each line is written as it ends: the output is a terminal.
+    private let lineBuffered: Bool
 
     init(fileDescriptor: Int32) {
         fd = fileDescriptor
+        lineBuffered = isatty(fileDescriptor) == 1
         bytes.reserveCapacity(1 << 17)
     }
 
@@ -71,8 +79,8 @@ final class OutputBuffer {
     }
 
     func writeLine(_ s: String) {
-        write(s)
-        bytes.append(UInt8(ascii: "\n"))
+        append(s)
+        endLine()
     }
 
     /// Appends a string's UTF-8 without flushing (end a line with ``endLine()``).
@@ -84,7 +92,7 @@ final class OutputBuffer {
     /// Ends a line, flushing at 64 KiB.
     @inline(__always) func endLine() {
         bytes.append(UInt8(ascii: "\n"))
-        if bytes.count >= 1 << 16 { flush() }
+        if lineBuffered || bytes.count >= 1 << 16 { flush() }
     }
 
     func flush() {
@@ -135,7 +143,7 @@ enum LineTool {
         var lines = 0, failed = 0
         var firstFailure: (line: Int, reason: String)? = nil
         do {
-            try reader.forEachLine { bytes in
+            try reader.forEachLine(beforeRead: { out.flush() }) { bytes in
                 guard out.failure == nil else { throw StopReading() }
                 lines += 1
                 if fastPath(bytes, out) { return }
@@ -155,7 +163,7 @@ enum LineTool {
             throw IOError(message: "cannot write standard output: \(String(cString: strerror(e))); stopped after \(lines) input lines")
         }
         if let first = firstFailure {
-            FileHandle.standardError("geo-enrich: \(failed) of \(lines) lines had no answer; the first, line \(first.line): \(first.reason)")
+            StandardError.line("geo-enrich: \(failed) of \(lines) lines had no answer; the first, line \(first.line): \(first.reason)")
             throw ExitCode(1)
         }
     }

@@ -37,7 +37,7 @@ struct LookupCommand: ParsableCommand {
         do {
             lookup = try LocationLookup(dataDirectory: DataDirectory.resolve(data), postalMaxDistance: postalMaxDistance)
         } catch {
-            FileHandle.standardError("geo-enrich: \(error)")
+            StandardError.line("geo-enrich: \(error)")
             throw ExitCode(1)
         }
         let locator = try lookup.makeLocator()
@@ -48,7 +48,7 @@ struct LookupCommand: ParsableCommand {
             return true
         }
         try LineTool.run(errorLine: { #"{"error":"\#($0)"}"# }, fastPath: fastPath) { fields in
-            guard fields.count == 2, let lat = Double(fields[0]), let lng = Double(fields[1]) else {
+            guard fields.count == 2, let lat = CoordinateText.decimal(fields[0]), let lng = CoordinateText.decimal(fields[1]) else {
                 throw LineError("expected `LAT LNG` in degrees")
             }
             guard lat.isFinite, lng.isFinite, abs(lat) <= 90, abs(lng) <= 180 else {
@@ -93,12 +93,5 @@ enum LookupJSON {
     static func write(_ r: LocationLookup.Result, to out: OutputBuffer) {
         forEachPiece(r) { out.append($0) }
         out.endLine()
-    }
-}
-
-extension FileHandle {
-    /// Writes one line to standard error.
-    static func standardError(_ message: String) {
-        FileHandle.standardError.write((message + "\n").data(using: .utf8)!)
     }
 }

@@ -68,7 +68,10 @@ struct PushOptions: ParsableArguments {
     /// - Returns: the push figures and the number of dead letters written.
     func finish(_ pusher: LocationPusher) throws -> (PushStatistics, Int) {
         let timeout = pushDrainTimeout
-        let letters = blocking { await pusher.drain(timeout: timeout) }
+        // a SIGINT or SIGTERM while draining ends the wait: the rest become dead letters
+        StopSignals.draining.store(true, ordering: .relaxed)
+        defer { StopSignals.draining.store(false, ordering: .relaxed) }
+        let letters = blocking { await pusher.drain(timeout: timeout, interrupted: { StopSignals.drainInterrupted }) }
         blocking { try? await pusher.shutdown() }
         if !letters.isEmpty {
             do {
@@ -76,7 +79,7 @@ struct PushOptions: ParsableArguments {
                 for letter in letters { try file.appendLine(String(decoding: DeadLetterFile.line(letter).dropLast(), as: UTF8.self)) }
                 try file.flush()
             } catch {
-                FileHandle.standardError("geo-enrich: \(error)")
+                StandardError.line("geo-enrich: \(error)")
                 throw ExitCode(1)
             }
         }
@@ -85,9 +88,11 @@ struct PushOptions: ParsableArguments {
 
     /// The statistics' push keys.
     static func statisticsKeys(_ s: PushStatistics?) -> [(key: String, json: String)] {
-        let s = s ?? PushStatistics()
-        return [("pushed", "\(s.pushed)"), ("push_retries", "\(s.retries)"), ("coalesced", "\(s.coalesced)"),
-                ("push_failed", "\(s.failed)")]
+        let keys = [("pushed", "\(s?.pushed ?? 0)"), ("push_retries", "\(s?.retries ?? 0)"),
+                    ("coalesced", "\(s?.coalesced ?? 0)"), ("push_failed", "\(s?.failed ?? 0)")]
+        // with a push only: whether a signal cut its final wait short (the rest are dead letters)
+        guard s != nil else { return keys }
+        return keys + [("push_drain_interrupted", StopSignals.drainInterrupted ? "true" : "false")]
     }
 }
 
@@ -134,21 +139,21 @@ struct PushCommand: ParsableCommand {
     func run() throws {
         guard let pusher = try push.makePusher() else { return }
         guard let data = FileManager.default.contents(atPath: replay) else {
-            FileHandle.standardError("geo-enrich: cannot read \(replay)")
+            StandardError.line("geo-enrich: cannot read \(replay)")
             throw ExitCode(1)
         }
         var count = 0
         for (n, line) in data.split(separator: 0x0A).enumerated() where !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) {
             guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
                   let session = object["session_id"] as? String, let body = object["body"] as? String else {
-                FileHandle.standardError("geo-enrich: \(replay):\(n + 1): not a dead-letter line (session_id and body needed)")
+                StandardError.line("geo-enrich: \(replay):\(n + 1): not a dead-letter line (session_id and body needed)")
                 throw ExitCode(1)
             }
             pusher.submit(session: session, body: Array(body.utf8))
             count += 1
         }
         let (stats, failed) = try push.finish(pusher)
-        FileHandle.standardError("geo-enrich: replayed \(count) updates: \(stats.pushed) pushed, \(stats.coalesced) coalesced, "
+        StandardError.line("geo-enrich: replayed \(count) updates: \(stats.pushed) pushed, \(stats.coalesced) coalesced, "
             + "\(stats.retries) retries, \(stats.failed) failed" + (failed > 0 ? " (in \(push.pushDeadLetter))" : ""))
         if failed > 0 { throw ExitCode(3) }
     }

@@ -94,7 +94,9 @@ public final class DataFile: @unchecked Sendable {
             guard payloadSize == UInt64(size - DataFile.headerSize) else {
                 // (a damaged size field can be near 2⁶⁴: the sum saturates rather than trap)
                 let (expected, overflow) = DataFile.headerSize.addingReportingOverflow(Int(clamping: payloadSize))
-                throw DataFileError.Reason.truncated(expected: overflow ? Int.max : expected, actual: size)
+                let claimed = overflow ? Int.max : expected
+                if claimed < size { throw DataFileError.Reason.overlong(expected: claimed, actual: size) }
+                throw DataFileError.Reason.truncated(expected: claimed, actual: size)
             }
             // a megabyte at a time, each given back once summed: opening does not make the whole
             // file resident (the pages stay in the page cache; lookups fault in what they read)
@@ -191,6 +193,8 @@ public struct DataFileError: Error, CustomStringConvertible, Equatable {
         case unreadable(String)
         /// The file is shorter than its header says.
         case truncated(expected: Int, actual: Int)
+        /// The file is longer than its header says (bytes appended, or a damaged size field).
+        case overlong(expected: Int, actual: Int)
         /// The file is not of the expected kind.
         case wrongMagic(expected: String, found: String)
         /// The file was written by an incompatible builder.
@@ -214,6 +218,7 @@ public struct DataFileError: Error, CustomStringConvertible, Equatable {
         switch reason {
         case .unreadable(let m): what = "cannot be read: \(m)"
         case .truncated(let e, let a): what = "is truncated: \(a) bytes, expected \(e)"
+        case .overlong(let e, let a): what = "is longer than its header says: \(a) bytes, expected \(e)"
         case .wrongMagic(let e, let f): what = "is not a geo-enrich \(e) file (magic \(f.debugDescription))"
         case .unsupportedVersion(let e, let f): what = "has format version \(f); this build reads version \(e)"
         case .checksumMismatch(let e, let a):

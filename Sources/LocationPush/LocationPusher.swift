@@ -31,7 +31,9 @@ public final class LocationPusher: Sendable {
     // pthread locks rather than `Synchronization.Mutex`: the test command runs the push's tests
     // under the thread sanitizer, which does not see Mutex's locking (see ThreadSharing)
     private let scheduler: Monitor<PushScheduler>
-    private let letters = Monitor<[DeadLetter]>([])
+    /// The dead letters kept, one per session (its newest given up), in the order they were
+    /// first given up.
+    private let letters = Monitor(DeadLetters())
     private let started = ContinuousClock.now
 
     /// - Parameters:
@@ -69,17 +71,21 @@ public final class LocationPusher: Sendable {
         perform(actions)
     }
 
-    /// Waits until every update is delivered or given up, or `timeout` seconds pass; then gives
-    /// up on the rest.
-    /// - Returns: every update not delivered during the pusher's life, with the reason.
-    public func drain(timeout: Double) async -> [DeadLetter] {
+    /// Waits until every update is delivered or given up, or `timeout` seconds pass, or
+    /// `interrupted` (polled every 5 ms) says to stop waiting; then gives up on the rest.
+    /// - Returns: every update not delivered during the pusher's life, with the reason: its
+    ///   session's newest location given up, one per session.
+    public func drain(timeout: Double, interrupted: @Sendable () -> Bool = { false }) async -> [DeadLetter] {
         let deadline = now + timeout
+        var cut = false
         while !scheduler.withLock({ $0.isIdle }) && now < deadline {
+            if interrupted() { cut = true; break }
             try? await Task.sleep(nanoseconds: 5_000_000)
         }
-        let actions = scheduler.withLock { $0.abandonAll(reason: "not delivered within the drain timeout of \(timeout) s") }
+        let reason = cut ? "not delivered: the drain was interrupted" : "not delivered within the drain timeout of \(timeout) s"
+        let actions = scheduler.withLock { $0.abandonAll(reason: reason) }
         perform(actions)
-        return letters.withLock { $0 }
+        return letters.withLock { $0.inOrder }
     }
 
     /// Closes the connections.
@@ -101,7 +107,9 @@ public final class LocationPusher: Sendable {
                     self.perform(self.scheduler.withLock { $0.retryDue(session: session, now: t) })
                 }
             case .deadLetter(let letter):
-                letters.withLock { $0.append(letter) }
+                letters.withLock { $0.keep(letter) }
+            case .dropDeadLetter(let session):
+                letters.withLock { $0.drop(session: session) }
             }
         }
     }
@@ -156,4 +164,20 @@ public final class LocationPusher: Sendable {
         clock_gettime(CLOCK_REALTIME, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
     }
+}
+
+/// Dead letters by session: the newest of each, in the order sessions were first given up.
+struct DeadLetters {
+    private var bySession: [String: (order: Int, letter: DeadLetter)] = [:]
+    private var next = 0
+
+    mutating func keep(_ letter: DeadLetter) {
+        let order = bySession[letter.session]?.order ?? next
+        if order == next { next += 1 }
+        bySession[letter.session] = (order, letter)
+    }
+
+    mutating func drop(session: String) { bySession[session] = nil }
+
+    var inOrder: [DeadLetter] { bySession.values.sorted { $0.order < $1.order }.map(\.letter) }
 }

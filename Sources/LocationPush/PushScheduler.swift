@@ -9,7 +9,10 @@
 /// ``PushPolicy/maxRetryTime``, or that the server refuses for good, becomes a dead letter.
 ///
 /// Every submitted update ends exactly once as `pushed`, `coalesced` or `failed`, so
-/// `submitted == pushed + coalesced + failed + pending` at any time.
+/// `submitted == pushed + coalesced + failed + pending` at any time. A session keeps one dead
+/// letter at most, its newest location given up: an older one, superseded by a newer dead letter
+/// or a newer delivered update, moves from `failed` to `coalesced`, so `failed` is the number of
+/// dead letters kept.
 public struct PushScheduler: Sendable {
     /// What the driver must do.
     public enum Action: Sendable, Equatable {
@@ -17,8 +20,11 @@ public struct PushScheduler: Sendable {
         case send(session: String, body: [UInt8], attempt: Int)
         /// Call ``retryDue(session:now:)`` for `session` after `delay` seconds.
         case wait(session: String, delay: Double)
-        /// Give up on an update: record it for a later replay.
+        /// Give up on an update: record it for a later replay, in place of any earlier dead
+        /// letter of its session (a replay must not send an older location after a newer one).
         case deadLetter(DeadLetter)
+        /// A newer location of `session` was delivered: its dead letter is out of date; drop it.
+        case dropDeadLetter(session: String)
     }
 
     /// How a request ended.
@@ -51,6 +57,8 @@ public struct PushScheduler: Sendable {
     private var rng: SplitMix64
     public private(set) var inFlight = 0
     public private(set) var statistics = PushStatistics()
+    /// Sessions with a dead letter kept.
+    private var lettered: Set<String> = []
 
     /// - Parameters:
     ///   - policy: the bounds and backoff.
@@ -95,6 +103,7 @@ public struct PushScheduler: Sendable {
         switch outcome {
         case .delivered:
             statistics.pushed += 1
+            actions += delivered(session)
             if let next = state.pending {
                 state = SessionState(current: next, phase: .queued)
                 sessions[session] = state
@@ -103,9 +112,8 @@ public struct PushScheduler: Sendable {
                 sessions[session] = nil
             }
         case .refused(let reason):
-            statistics.failed += 1
-            actions.append(.deadLetter(DeadLetter(session: session, body: state.current, reason: reason,
-                                                  attempts: state.attempts)))
+            actions.append(giveUp(DeadLetter(session: session, body: state.current, reason: reason,
+                                             attempts: state.attempts)))
             if let next = state.pending {
                 sessions[session] = SessionState(current: next, phase: .queued)
                 actions += schedule(session, now: now)
@@ -124,10 +132,9 @@ public struct PushScheduler: Sendable {
             let first = state.firstAttempt ?? now
             let delay = retryDelay(attempts: state.attempts, retryAfter: retryAfter)
             if now + delay - first > policy.maxRetryTime {
-                statistics.failed += 1
-                actions.append(.deadLetter(DeadLetter(session: session, body: state.current,
-                                                      reason: "gave up after \(state.attempts) attempts in \(Int(now - first)) s: \(reason)",
-                                                      attempts: state.attempts)))
+                actions.append(giveUp(DeadLetter(session: session, body: state.current,
+                                                 reason: "gave up after \(state.attempts) attempts in \(Int(now - first)) s: \(reason)",
+                                                 attempts: state.attempts)))
                 sessions[session] = nil
             } else {
                 statistics.retries += 1
@@ -157,15 +164,34 @@ public struct PushScheduler: Sendable {
                 statistics.coalesced += 1
                 body = pending
             }
-            statistics.failed += 1
             let why = state.lastError.map { "\(reason) (last error: \($0))" } ?? reason
-            actions.append(.deadLetter(DeadLetter(session: session, body: body, reason: why, attempts: state.attempts)))
+            actions.append(giveUp(DeadLetter(session: session, body: body, reason: why, attempts: state.attempts)))
         }
         sessions.removeAll()
         ready.removeAll()
         readyHead = 0
         inFlight = 0
         return actions
+    }
+
+    // MARK: Dead letters
+
+    /// Gives up on `letter`: it replaces its session's earlier dead letter, if any.
+    private mutating func giveUp(_ letter: DeadLetter) -> Action {
+        if lettered.insert(letter.session).inserted {
+            statistics.failed += 1
+        } else {
+            statistics.coalesced += 1  // the earlier letter, superseded; this one is the failure
+        }
+        return .deadLetter(letter)
+    }
+
+    /// A newer update of `session` was delivered: its dead letter, if any, is out of date.
+    private mutating func delivered(_ session: String) -> [Action] {
+        guard lettered.remove(session) != nil else { return [] }
+        statistics.failed -= 1
+        statistics.coalesced += 1
+        return [.dropDeadLetter(session: session)]
     }
 
     // MARK: Slots

@@ -103,11 +103,13 @@ public struct RecordParser: Sendable {
         guard case .success(let consent) = fields.consent(slots.consent) else { return .bad(.badConsent) }
         // rec.get("type") == "location"
         guard fields.isString(slots.type, "location") else {
+            guard RecordFields.isRepresentable(timestamp) else { return .bad(.badTimestamp) }
             return .record(ParsedRecord(sessionID: sessionID, timestamp: timestamp, consent: consent, fix: nil,
                                         closingBraceOffset: closingBrace))
         }
         switch fields.fix(latitude: slots.latitude, longitude: slots.longitude, accuracy: slots.accuracy) {
         case .success(let fix):
+            guard RecordFields.isRepresentable(timestamp) else { return .bad(.badTimestamp) }
             return .record(ParsedRecord(sessionID: sessionID, timestamp: timestamp, consent: consent, fix: fix,
                                         closingBraceOffset: closingBrace))
         case .failure(let reason):
@@ -122,13 +124,21 @@ public struct RecordParser: Sendable {
 struct RecordFields {
     let scanner: JSONLineScanner
 
+    /// The last check of every record: its time within ``Timestamp/representable``, years 1 to
+    /// 9999 UTC, else `bad_timestamp`. Made after the peer's own checks, so that a line the
+    /// peer refuses is refused for the peer's reason; only a record the peer would take (an
+    /// event at -9223372036854775807 ms, say) is refused here, where it would otherwise break
+    /// the engine's arithmetic on times.
+    static func isRepresentable(_ milliseconds: Int64) -> Bool { Timestamp.representable.contains(milliseconds) }
+
     /// `session_id`: a non-empty string, decoded.
     func sessionID(_ slot: ValueSlot) -> String? {
         guard slot.kind == .string, slot.end > slot.start else { return nil }
         return withDecodedString(slot) { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The peer's `parse_ts`: a number's `int()`, or an ISO 8601 string with a zone.
+    /// The peer's `parse_ts`: a number's `int()`, or an ISO 8601 string with a zone; numbers
+    /// beyond `Int64` saturate at its ends (see ``isRepresentable(_:)`` for what is then kept).
     func timestamp(_ slot: ValueSlot) -> Int64? {
         switch slot.kind {
         case .number:

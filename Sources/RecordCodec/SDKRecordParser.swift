@@ -56,6 +56,7 @@ public struct SDKRecordParser: Sendable {
             guard case .object = location else { throw BadRecord(.badCoordinates) }
             fix = try r.requireFix(location)
         }
+        try r.requireRepresentable(timestamp)
         var placements: [SDKPlacement] = []
         var insertions: [SDKPlacement.Content] = []
         for (content, key) in [(SDKPlacement.Content.h3Index, "h3Index" as StaticString), (.postalcode, "postalcode")] {
@@ -85,6 +86,7 @@ public struct SDKRecordParser: Sendable {
         let isUpdate = root.member("event_name") == nil && root.member("latitude") != nil
             && root.member("longitude") != nil
         let fix = isUpdate ? try r.requireFix(root) : nil
+        try r.requireRepresentable(timestamp)
         var placements: [SDKPlacement] = []
         if isUpdate {
             placements = [SDKPlacement(content: .geo, range: close..<close, needsComma: true)]
@@ -151,6 +153,11 @@ extension RecordFields {
     func requireTimestamp(_ node: JSONTree?) throws(BadRecord) -> Int64 {
         guard let ms = timestamp(node.slot) else { throw BadRecord(.badTimestamp) }
         return ms
+    }
+
+    /// ``RecordFields/isRepresentable(_:)``, the last check of a record.
+    func requireRepresentable(_ milliseconds: Int64) throws(BadRecord) {
+        guard RecordFields.isRepresentable(milliseconds) else { throw BadRecord(.badTimestamp) }
     }
 
     func requireConsent(_ node: JSONTree?) throws(BadRecord) -> RecordConsent? {

@@ -92,9 +92,8 @@ package struct Handoff<Value>: @unchecked Sendable {
 
 /// A batch's bytes, read by all the workers while the batch is processed.
 ///
-/// `@unchecked Sendable`: the bytes are a batch's own buffer or a part of a mapped input, not
-/// written while the batch is processed (readers fill a batch before, the writer releases its
-/// pages after), and the batch outlives every worker's use (the worker pool's `run` returns
+/// `@unchecked Sendable`: the bytes are a batch's own buffer, not written while the batch is
+/// processed (the reader fills a batch before, the writer recycles it after), and the batch outlives every worker's use (the worker pool's `run` returns
 /// only when all are done).
 package struct SharedBytes: @unchecked Sendable {
     private let base: UnsafePointer<UInt8>

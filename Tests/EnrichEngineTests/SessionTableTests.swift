@@ -28,6 +28,44 @@ struct SessionTableTests {
         }
     }
 
+    @Test("a time outside years 1 to 9999 makes no fix and finds none; the range's ends work")
+    func timestampRange() throws {
+        #expect(throws: Fix.Invalid.timestamp) { try Fix(latitude: 1.0, longitude: 2.0, accuracy: nil as Double?, timestamp: ts(.min)) }
+        #expect(throws: Fix.Invalid.timestamp) {
+            try Fix(latitude: 1.0, longitude: 2.0, accuracy: nil as Double?, timestamp: ts(Timestamp.representable.upperBound + 1))
+        }
+        var t = table()
+        let s = sid("s")
+        let first = Timestamp.representable.lowerBound, last = Timestamp.representable.upperBound
+        #expect(isAccepted(t.ingest(fix(49.9, -97.1, at: first), session: s)))
+        #expect(t.attach(session: s, at: ts(first + 1))?.ageMilliseconds == 1)
+        // the whole range's span from the oldest fix: no overflow, the fix long expired
+        #expect(isAccepted(t.ingest(fix(49.9, -97.1, at: last), session: s)))
+        #expect(t.attach(session: s, at: ts(last))?.ageMilliseconds == 0)
+        #expect(t.attach(session: s, at: ts(.max)) == nil && t.attach(session: s, at: ts(.min)) == nil)
+    }
+
+    @Test("one session's clock years ahead does not evict the others; a second session's confirms a real gap")
+    func farFutureRecord() {
+        var t = table()
+        let future = Int64(10 * 365 * 86_400_000)
+        for i in 0..<100 { _ = t.ingest(fix(49.0 + Double(i) * 0.01, -97.1, at: Int64(i)), session: sid("s\(i)")) }
+        _ = t.ingest(fix(10, 10, at: future), session: sid("ahead"))
+        // records of the present, spread over three expiry periods (sweeps run once a period)
+        for i in 0..<100 { _ = t.attach(session: sid("s\(i)"), at: ts(Int64(i) * 1_000)) }
+        #expect(t.attach(session: sid("s99"), at: ts(59_000)) != nil)
+        #expect(t.liveSessions == 101)
+        // the same session again: still one session's word
+        _ = t.ingest(fix(11, 11, at: future + 1_000), session: sid("ahead"))
+        _ = t.attach(session: sid("s0"), at: ts(59_500))
+        #expect(t.liveSessions == 101)
+        // a second session far ahead: the gap is real; what it leaves behind is evicted at the
+        // next sweep
+        _ = t.ingest(fix(12, 12, at: future + 2_000), session: sid("later"))
+        _ = t.ingest(fix(13, 13, at: future + 200_000), session: sid("later"))
+        #expect(t.liveSessions == 2, "left: \(t.liveSessions)")
+    }
+
     @Test("a fix is live for events in [t, t + 60 s)")
     func expiry() {
         var t = table()

@@ -68,8 +68,8 @@ import Testing
         #expect(report == "{\"line\":1,\"reason\":\"invalid_utf8\",\"raw\":\"{\\\"session_id\\\":\\\"\u{FFFD}(\u{FFFD}\\\"}\"}")
     }
 
-    @Test(arguments: [true, false])
-    func linesOverOneMebibyteAreTooLongAndCut(mapping: Bool) throws {
+    @Test
+    func linesOverOneMebibyteAreTooLongAndCut() throws {
         let limit = RecordParser.maximumLineLength
         func line(_ n: Int) -> [UInt8] { Array(repeating: UInt8(ascii: "a"), count: n) }
         // exactly the limit (invalid JSON, not too long), the limit plus `\r`s (stripped: not too
@@ -78,7 +78,7 @@ import Testing
             + line(5 * limit) + [0x0A] + Array((Self.fix + "\n").utf8)
         var options = EnrichOptions()
         options.batchBytes = 1 << 16
-        let run = try StreamRun.run([input], options: options, mapping: mapping)
+        let run = try StreamRun.run([input], options: options)
         let reports = run.errorLines.map { String(decoding: $0, as: UTF8.self) }
         #expect(reports.count == 4)
         #expect(reports.map { $0.contains(#""reason":"invalid_json""#) } == [true, true, false, false])
@@ -92,25 +92,25 @@ import Testing
         #expect(run.statistics.lines == 5 && run.statistics.reconciles)
     }
 
-    @Test(arguments: [true, false])
-    func aLongBlankLineIsSkipped(mapping: Bool) throws {
+    @Test
+    func aLongBlankLineIsSkipped() throws {
         let input = Array(repeating: UInt8(ascii: " "), count: 3 * RecordParser.maximumLineLength) + [0x0A]
             + Array((Self.fix + "\n").utf8)
-        let run = try StreamRun.run([input], mapping: mapping)
+        let run = try StreamRun.run([input])
         #expect(run.statistics.lines == 1 && run.statistics.errors == 0 && run.outputLines.count == 1)
     }
 
     /// 280,000 blank lines fit in one batch's bytes but not in its line limit
     /// (`LineBatch.maxLines`, 65,536), so the readers end batches on the limit four times and
     /// carry the rest: every line must still be read once, in order, with its own number.
-    @Test(arguments: [true, false])
-    func manyShortLinesCrossTheLineLimitWithTheirNumbers(mapping: Bool) throws {
+    @Test
+    func manyShortLinesCrossTheLineLimitWithTheirNumbers() throws {
         let blanks = String(repeating: "\n", count: 70_000)
         var input = ""
         for k in 0..<4 {
             input += blanks + "not json\n" + Self.fix("s1", 1_764_237_600_000 + Int64(k) * 60_000, 43.6 + Double(k) * 0.01, -79.38) + "\n"
         }
-        let run = try StreamRun.run(input, mapping: mapping)
+        let run = try StreamRun.run(input)
         #expect(run.statistics.lines == 8 && run.statistics.errors == 4 && run.statistics.fixesAccepted == 4)
         #expect(run.statistics.reconciles)
         let numbers = run.errorLines.map { line -> Int in
@@ -134,13 +134,12 @@ import Testing
         let input = lines.joined(separator: "\n") + "\n"
         let reference = try StreamRun.run(input)
         #expect(reference.statistics.fixesAccepted > 100 && reference.statistics.eventsEnriched > 100)
-        for (workers, batch, mapping) in [(1, 1 << 20, true), (2, 4096, true), (3, 700, true), (5, 1 << 14, true),
-                                          (1, 1 << 20, false), (2, 4096, false), (3, 700, false)] {
+        for (workers, batch) in [(1, 1 << 20), (2, 4096), (3, 700), (5, 1 << 14), (2, 1 << 20)] {
             var options = EnrichOptions()
             options.workers = workers
             options.batchBytes = batch
-            let run = try StreamRun.run(input, options: options, mapping: mapping)
-            #expect(run.output == reference.output, "workers \(workers), batch \(batch), mapping \(mapping)")
+            let run = try StreamRun.run(input, options: options)
+            #expect(run.output == reference.output, "workers \(workers), batch \(batch)")
             #expect(run.errors == reference.errors)
             #expect(run.statistics == reference.statistics)
         }
@@ -157,11 +156,11 @@ import Testing
         #expect(run.statistics.lines == 4 && run.statistics.stoppedEarly && run.statistics.reconciles)
     }
 
-    @Test(arguments: [true, false])
-    func severalInputsAreOneStreamAndReportsNameTheFile(mapping: Bool) throws {
+    @Test
+    func severalInputsAreOneStreamAndReportsNameTheFile() throws {
         let first = Self.fix + "\nbad"  // no final newline: still a line of its own
         let second = Self.event("a", 1_764_237_630_000) + "\nworse\n"
-        let run = try StreamRun.run([Array(first.utf8), Array(second.utf8)], mapping: mapping)
+        let run = try StreamRun.run([Array(first.utf8), Array(second.utf8)])
         #expect(run.outputLines.count == 2)
         #expect(run.statistics.eventsEnriched == 1)  // the session carried over
         let reports = run.errorLines.map { String(decoding: $0, as: UTF8.self) }

@@ -32,9 +32,8 @@ struct StreamRun {
     }
 
     /// Runs `inputs` (each one file) with `options`.
-    /// - Parameter mapping: map the files (the default path for files) or read them as pipes are.
     static func run(_ inputs: [[UInt8]], options: EnrichOptions = EnrichOptions(),
-                    stop: StopFlag = StopFlag(), mapping: Bool = true) throws -> StreamRun {
+                    stop: StopFlag = StopFlag()) throws -> StreamRun {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geo-enrich-stream-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -42,7 +41,7 @@ struct StreamRun {
         for (i, bytes) in inputs.enumerated() {
             let url = dir.appendingPathComponent("in\(i).ndjson")
             try Data(bytes).write(to: url)
-            files.append(try InputFile(path: url.path, mapping: mapping))
+            files.append(try InputFile(path: url.path))
         }
         let outURL = dir.appendingPathComponent("out.ndjson")
         let errURL = dir.appendingPathComponent("err.ndjson")
@@ -57,7 +56,7 @@ struct StreamRun {
                          statistics: statistics)
     }
 
-    static func run(_ input: String, options: EnrichOptions = EnrichOptions(), mapping: Bool = true) throws -> StreamRun {
-        try run([Array(input.utf8)], options: options, mapping: mapping)
+    static func run(_ input: String, options: EnrichOptions = EnrichOptions()) throws -> StreamRun {
+        try run([Array(input.utf8)], options: options)
     }
 }

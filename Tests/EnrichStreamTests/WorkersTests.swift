@@ -67,21 +67,21 @@ import TestSupport
         let seed = UInt64.random(in: 0...UInt64.max)
         print("WorkersTests \(format) seed \(seed)")
         let input = Self.stream(format, lines: 40_000, sessions: 5_000, seed: seed)
-        func run(workers: Int, mapping: Bool) throws -> StreamRun {
+        func run(workers: Int) throws -> StreamRun {
             var options = EnrichOptions()
             options.format = format
             options.workers = workers
             options.emitRejected = true
             // small batches: many of them, each large enough to be processed in parallel
             options.batchBytes = 1 << 16
-            return try StreamRun.run([input], options: options, mapping: mapping)
+            return try StreamRun.run([input], options: options)
         }
-        let one = try run(workers: 1, mapping: true)
+        let one = try run(workers: 1)
         #expect(one.statistics.lines > 35_000 && one.statistics.fixesAccepted > 1_000 && one.statistics.errors > 100,
                 "seed \(seed)")
         #expect(one.statistics.reconciles)
-        for (workers, mapping) in [(2, true), (4, true), (3, false)] {
-            let many = try run(workers: workers, mapping: mapping)
+        for workers in [2, 4, 3] {
+            let many = try run(workers: workers)
             // the first line that differs, not the whole outputs (megabytes) in the report
             #expect(Self.firstDifference(many.outputLines, one.outputLines) == nil, "\(workers) workers, seed \(seed)")
             #expect(Self.firstDifference(many.errorLines, one.errorLines) == nil, "\(workers) workers, seed \(seed)")

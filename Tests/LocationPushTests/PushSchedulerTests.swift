@@ -129,6 +129,25 @@ import Testing
         #expect(s.statistics.submitted == s.statistics.pushed + s.statistics.coalesced + s.statistics.failed)
     }
 
+    @Test func aSessionKeepsOneDeadLetterItsNewest() {
+        var s = PushScheduler(policy: PushPolicy())
+        _ = s.submit(session: "a", body: body(1), now: 0)
+        _ = s.submit(session: "a", body: body(2), now: 0)  // pending behind the one in flight
+        var actions = s.completed(session: "a", outcome: .refused(reason: "HTTP 400"), now: 1)
+        #expect(actions.contains(.deadLetter(DeadLetter(session: "a", body: body(1), reason: "HTTP 400", attempts: 1))))
+        #expect(s.statistics.failed == 1)
+        // the newer one fails too: it replaces the first letter, which counts as coalesced
+        actions = s.completed(session: "a", outcome: .refused(reason: "HTTP 400"), now: 2)
+        #expect(actions == [.deadLetter(DeadLetter(session: "a", body: body(2), reason: "HTTP 400", attempts: 1))])
+        #expect(s.statistics.failed == 1 && s.statistics.coalesced == 1)
+        // a newer one still is delivered: the letter is out of date and dropped
+        _ = s.submit(session: "a", body: body(3), now: 3)
+        actions = s.completed(session: "a", outcome: .delivered, now: 4)
+        #expect(actions == [.dropDeadLetter(session: "a")])
+        #expect(s.statistics.failed == 0 && s.statistics.pushed == 1 && s.statistics.coalesced == 2)
+        #expect(s.statistics.submitted == s.statistics.pushed + s.statistics.coalesced + s.statistics.failed)
+    }
+
     @Test func sessionIdsArePercentEncodedInThePath() throws {
         let endpoint = try PushEndpoint(baseURL: "https://api.example.com/", apiKey: APIKey("k")!)
         #expect(endpoint.url(session: "s 1/é?#") == "https://api.example.com/v2/tracking-session/s%201%2F%C3%A9%3F%23/location")

@@ -26,6 +26,7 @@ struct SpliceTests {
         var log = MismatchLog(fixture: "splices.txt")
         var cases = 0
         var unrepresentable = 0
+        var outOfRange = 0
         let parser = RecordParser()
         for row in try CodecCorpus.rows("splices.txt") {
             let f = row.fields
@@ -50,7 +51,14 @@ struct SpliceTests {
             }
             guard let cell = H3Cell(rawValue: h3) else { log.malformed(row); continue }
             cases += 1
-            guard case .record(let record) = parser.parse(line) else {
+            let parsed = parser.parse(line)
+            // the peer passes an event through whatever its timestamp; here one outside years
+            // 1 to 9999 is bad_timestamp (Timestamp.representable), so its splice is not made
+            if case .bad(.badTimestamp) = parsed {
+                outOfRange += 1
+                continue
+            }
+            guard case .record(let record) = parsed else {
                 log.record(row, "the line does not parse: \(show(line))")
                 continue
             }
