@@ -87,3 +87,60 @@ bench:
 		--command '$(BENCH_CLI)' --command '$(BENCH_STREAM)' --command '$(BENCH_SWIFT)' --command '$(BENCH_ANCHOR)' \
 		--command '$(BENCH_PEER)' --command '$(BENCH_STARTUP)' --command '$(BENCH_ENRICH)' --command '$(BENCH_PUSH)' --command '$(BENCH_GROWTH)' --command '$(BENCH_SPARK)' \
 		--output $(BENCH_DIR)/RESULTS.md
+
+# make install [PREFIX=/usr/local] [DESTDIR=]
+#              the stripped release binary to $(PREFIX)/bin, the data to $(PREFIX)/share/geo-enrich
+#              (where the binary finds it: bin/../share/geo-enrich), bash/zsh/fish completions, the
+#              man page, and LICENSE, NOTICE, THIRD-PARTY-NOTICES and the linked packages' licence
+#              files to $(PREFIX)/share/doc/geo-enrich. Builds first when the sources or the commit
+#              changed (scripts/stage_dist.sh → .build/dist, which keeps geo-enrich.debug, the debug
+#              information the installed binary's .gnu_debuglink names; it is not installed).
+#              Build as yourself (`make dist`), then `sudo make install` only copies.
+# make uninstall [PREFIX=...] [DESTDIR=]   removes what install wrote
+# make deb     .build/geo-enrich_<version>_<arch>.deb (scripts/package_deb.sh)
+PREFIX  ?= /usr/local
+DESTDIR ?=
+INSTALL ?= install
+BINDIR      := $(DESTDIR)$(PREFIX)/bin
+DATADIR     := $(DESTDIR)$(PREFIX)/share/geo-enrich
+DOCDIR      := $(DESTDIR)$(PREFIX)/share/doc/geo-enrich
+MANDIR      := $(DESTDIR)$(PREFIX)/share/man/man1
+BASHCOMPDIR := $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  := $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+
+DIST := .build/dist
+# the commit the staged binary must report: a file rewritten only when HEAD moves (left alone
+# when git cannot answer, e.g. under sudo in another user's clone, so `sudo make install` copies)
+COMMIT_STAMP := .build/commit.stamp
+$(shell mkdir -p .build; [ -f $(COMMIT_STAMP) ] || : > $(COMMIT_STAMP); \
+	c=$$(git rev-parse HEAD 2>/dev/null) && [ "$$(cat $(COMMIT_STAMP))" != "$$c" ] && echo "$$c" > $(COMMIT_STAMP); true)
+DIST_INPUTS := $(shell find Sources -type f -not -name 'BuildInfo+Generated.swift') Package.swift \
+	scripts/build_cli.sh scripts/stage_dist.sh scripts/gen_manpage.py $(COMMIT_STAMP)
+
+$(DIST)/geo-enrich: $(DIST_INPUTS)
+	bash scripts/stage_dist.sh
+
+.PHONY: dist install uninstall deb
+dist: $(DIST)/geo-enrich
+
+install: $(DIST)/geo-enrich
+	$(INSTALL) -d $(BINDIR) $(DATADIR) $(DOCDIR) $(MANDIR) $(BASHCOMPDIR) $(ZSHCOMPDIR) $(FISHCOMPDIR)
+	$(INSTALL) -m 0755 $(DIST)/geo-enrich $(BINDIR)/geo-enrich
+	$(INSTALL) -m 0644 data/countries.bin data/postal_ca.bin $(DATADIR)/
+	$(INSTALL) -m 0644 $(DIST)/man/geo-enrich.1 $(MANDIR)/geo-enrich.1
+	$(INSTALL) -m 0644 $(DIST)/completions/geo-enrich.bash $(BASHCOMPDIR)/geo-enrich
+	$(INSTALL) -m 0644 $(DIST)/completions/_geo-enrich $(ZSHCOMPDIR)/_geo-enrich
+	$(INSTALL) -m 0644 $(DIST)/completions/geo-enrich.fish $(FISHCOMPDIR)/geo-enrich.fish
+	$(INSTALL) -m 0644 LICENSE NOTICE THIRD-PARTY-NOTICES CHANGELOG.md $(DOCDIR)/
+	rm -rf $(DOCDIR)/licenses
+	cp -R $(DIST)/licenses $(DOCDIR)/licenses
+	chmod -R u=rwX,go=rX $(DOCDIR)/licenses
+
+uninstall:
+	rm -f $(BINDIR)/geo-enrich $(MANDIR)/geo-enrich.1 $(BASHCOMPDIR)/geo-enrich \
+		$(ZSHCOMPDIR)/_geo-enrich $(FISHCOMPDIR)/geo-enrich.fish
+	rm -rf $(DATADIR) $(DOCDIR)
+
+deb: $(DIST)/geo-enrich
+	bash scripts/package_deb.sh --no-build

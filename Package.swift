@@ -81,6 +81,8 @@ let package = Package(
         .testTarget(name: "GeoMathTests", dependencies: ["GeoMath", "GeoBridge", "TestSupport"]),
         .testTarget(name: "H3CoreTests", dependencies: ["H3Core", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GeoModelTests", dependencies: ["GeoModel", "H3Core"]),
+        // the CLI's own logic (the data search), through @testable import of the executable
+        .testTarget(name: "GeoEnrichCLITests", dependencies: ["GeoEnrichCLI"]),
         .testTarget(name: "GeoBridgeTests", dependencies: ["GeoBridge"]),
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "GeoBridge", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "EnrichEngineTests", dependencies: ["EnrichEngine", "GeoMath", "TestSupport"]),

@@ -40,6 +40,9 @@ python3 scripts/ci/adversarial_check.py --bin "$bin"
 # faults during a run: extreme timestamps, a full or closed standard error, standard input at an
 # offset, an input truncated while read, signals with a blocked output or a draining push, ...
 python3 scripts/ci/fault_check.py --bin "$bin"
+# the .deb (dpkg -x) and make install, run from elsewhere: data found beside the binary, failures
+# name every folder searched
+bash scripts/ci/install_check.sh
 
 if [ -f "$peer/peer_enrich.py" ]; then
   # `enrich` against the peer itself: a fresh generated stream with the broken-lines corpus

@@ -80,7 +80,7 @@ struct EnrichCommand: ParsableCommand {
     @Option(name: .customLong("batch-size"), help: ArgumentHelp("Input batch size in KiB (tuning).", visibility: .hidden))
     var batchSize: Int?
 
-    @Option(help: "Folder of the data files (countries.bin, postal_ca.bin). Default: $GEO_ENRICH_DATA, else the data/ the binary was built beside.")
+    @Option(help: ArgumentHelp(DataDirectory.optionHelp))
     var data: String?
 
     @Flag(help: "No summary line and no progress line on standard error.")

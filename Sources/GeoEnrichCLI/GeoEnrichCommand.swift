@@ -6,6 +6,6 @@ struct GeoEnrichCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "geo-enrich",
         abstract: "Location and geospatial enrichment for mobile-analytics event streams.",
-        version: "0.1.0",
-        subcommands: [EnrichCommand.self, PushCommand.self, H3Command.self, LookupCommand.self])
+        version: "0.2.0",
+        subcommands: [EnrichCommand.self, PushCommand.self, H3Command.self, LookupCommand.self, AboutCommand.self])
 }

@@ -20,7 +20,7 @@ struct LookupCommand: ParsableCommand {
             {"error":"<reason>"} and the run goes on (exit status 1 at the end).
             """)
 
-    @Option(help: "Folder of the data files (countries.bin, postal_ca.bin). Default: $GEO_ENRICH_DATA, else the data/ the binary was built beside.")
+    @Option(help: ArgumentHelp(DataDirectory.optionHelp))
     var data: String?
 
     @Option(name: .customLong("postal-max-distance"), help: "Largest distance to a postal-code centroid, in metres.")

@@ -23,12 +23,19 @@ import Darwin
 public final class DataFile: @unchecked Sendable {
     /// The path the file was opened from (for messages).
     public let path: String
+    /// The kind of file: the 8-byte magic it was opened with (and checked to have).
+    public let magic: String
     /// The format version of the header.
     public let formatVersion: UInt32
     /// The four counts of the header.
     public let counts: [UInt64]
     /// Where the data came from, as the builder wrote it.
     public let source: String
+    /// The payload checksum of the header (see ``checksum(_:)``), checked at open: it names
+    /// the file's contents (`geo-enrich about`).
+    public let checksum: UInt64
+    /// The file's size in bytes, header included.
+    public var size: Int { mappedLength }
     /// The payload, valid as long as this object lives (mapped read-only, never written:
     /// hence safe to share between threads).
     public let payload: UnsafeRawBufferPointer
@@ -48,6 +55,7 @@ public final class DataFile: @unchecked Sendable {
     /// - Complexity: O(n) in the file size, for the checksum.
     public init(path: String, magic: String, version: UInt32) throws(DataFileError) {
         self.path = path
+        self.magic = magic
         let fd = open(path, O_RDONLY)
         guard fd >= 0 else { throw DataFileError(path: path, .unreadable(String(cString: strerror(errno)))) }
         defer { close(fd) }
@@ -74,6 +82,7 @@ public final class DataFile: @unchecked Sendable {
         let headerSize = Int(u32(12))
         let payloadSize = u64(16)
         let storedChecksum = u64(24)
+        checksum = storedChecksum
         payload = UnsafeRawBufferPointer(rebasing: raw[DataFile.headerSize...])
 
         do {
