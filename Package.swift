@@ -10,8 +10,8 @@ let package = Package(
     name: "geo-enrich",
     platforms: [.macOS(.v15)],
     products: [
-        .library(name: "GeoEnrich",
-                 targets: ["GeoMath", "GeoModel", "H3Core", "GeoBridge", "GeoLookup", "EnrichEngine", "RecordCodec", "EnrichStream", "LocationPush"]),
+        // one import for a service: the GeoEnrich module re-exports the layers' public API
+        .library(name: "GeoEnrich", targets: ["GeoEnrich"]),
         .executable(name: "geo-enrich", targets: ["GeoEnrichCLI"]),
     ],
     dependencies: [
@@ -57,6 +57,9 @@ let package = Package(
 
         // NDJSON streams through the engine on all cores: batches read, parsed and decided in
         // parallel (sessions partitioned), written in input order, every line counted.
+        // `import GeoEnrich`: every layer's public types in one import
+        .target(name: "GeoEnrich", dependencies: ["EnrichEngine", "EnrichStream", "GeoLookup", "GeoModel", "H3Core",
+                                                  "LocationPush", "RecordCodec"]),
         .target(name: "EnrichStream", dependencies: ["EnrichEngine", "RecordCodec", "GeoLookup", "ThreadSharing", "CZlib"]),
 
         // Accepted locations to the MobileTracker session-location endpoint: a pure scheduler
@@ -83,6 +86,7 @@ let package = Package(
         .testTarget(name: "GeoModelTests", dependencies: ["GeoModel", "H3Core"]),
         // the CLI's own logic (the data search), through @testable import of the executable
         .testTarget(name: "GeoEnrichCLITests", dependencies: ["GeoEnrichCLI"]),
+        .testTarget(name: "GeoEnrichTests", dependencies: ["GeoEnrich"]),
         .testTarget(name: "GeoBridgeTests", dependencies: ["GeoBridge"]),
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "GeoBridge", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "EnrichEngineTests", dependencies: ["EnrichEngine", "GeoMath", "TestSupport"]),
