@@ -103,7 +103,6 @@ public struct RecordParser: Sendable {
         guard case .success(let consent) = fields.consent(slots.consent) else { return .bad(.badConsent) }
         // rec.get("type") == "location"
         guard fields.isString(slots.type, "location") else {
-            guard RecordFields.isRepresentable(timestamp) else { return .bad(.badTimestamp) }
             return .record(ParsedRecord(sessionID: sessionID, timestamp: timestamp, consent: consent, fix: nil,
                                         closingBraceOffset: closingBrace))
         }
@@ -124,11 +123,12 @@ public struct RecordParser: Sendable {
 struct RecordFields {
     let scanner: JSONLineScanner
 
-    /// The last check of every record: its time within ``Timestamp/representable``, years 1 to
-    /// 9999 UTC, else `bad_timestamp`. Made after the peer's own checks, so that a line the
-    /// peer refuses is refused for the peer's reason; only a record the peer would take (an
-    /// event at -9223372036854775807 ms, say) is refused here, where it would otherwise break
-    /// the engine's arithmetic on times.
+    /// The last check of a fix: its time within ``Timestamp/representable``, years 1 to 9999
+    /// UTC, else `bad_timestamp`. Made after the peer's own checks, so that a line the peer
+    /// refuses is refused for the peer's reason. The peer cannot write such a fix's
+    /// `fix_timestamp` (its `datetime` raises), and its time would break the engine's arithmetic
+    /// on times (one used to kill the run). An event keeps any time, saturated at `Int64`'s
+    /// ends, as the peer keeps it: no fix is live then, so it passes through without `geo`.
     static func isRepresentable(_ milliseconds: Int64) -> Bool { Timestamp.representable.contains(milliseconds) }
 
     /// `session_id`: a non-empty string, decoded.

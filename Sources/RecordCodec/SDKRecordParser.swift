@@ -55,8 +55,8 @@ public struct SDKRecordParser: Sendable {
         if let location = object.member("location"), !location.isNull {
             guard case .object = location else { throw BadRecord(.badCoordinates) }
             fix = try r.requireFix(location)
+            try r.requireRepresentable(timestamp)
         }
-        try r.requireRepresentable(timestamp)
         var placements: [SDKPlacement] = []
         var insertions: [SDKPlacement.Content] = []
         for (content, key) in [(SDKPlacement.Content.h3Index, "h3Index" as StaticString), (.postalcode, "postalcode")] {
@@ -86,7 +86,7 @@ public struct SDKRecordParser: Sendable {
         let isUpdate = root.member("event_name") == nil && root.member("latitude") != nil
             && root.member("longitude") != nil
         let fix = isUpdate ? try r.requireFix(root) : nil
-        try r.requireRepresentable(timestamp)
+        if isUpdate { try r.requireRepresentable(timestamp) }
         var placements: [SDKPlacement] = []
         if isUpdate {
             placements = [SDKPlacement(content: .geo, range: close..<close, needsComma: true)]
@@ -155,7 +155,7 @@ extension RecordFields {
         return ms
     }
 
-    /// ``RecordFields/isRepresentable(_:)``, the last check of a record.
+    /// ``RecordFields/isRepresentable(_:)``, the last check of a fix.
     func requireRepresentable(_ milliseconds: Int64) throws(BadRecord) {
         guard RecordFields.isRepresentable(milliseconds) else { throw BadRecord(.badTimestamp) }
     }
