@@ -4,14 +4,21 @@
 #              run the H3, lookup and engine benchmarks and their anchors (h3-py, the reference
 #              peer, the CLI's start-up and memory, `geo-enrich enrich` end to end against the
 #              peer) in one session, then write benchmarks/RESULTS.md
-#              (it installs what the anchors need first: the peer's set-up,
-#              ../shared/bench/setup_peer.sh, and h3==4.5.0 with it; the first run builds
+#              (it installs what the anchors need first: the repository's virtual environment
+#              .venv with the pinned packages, scripts/setup.sh, then the peer's set-up,
+#              ../shared/bench/setup_peer.sh, into the same venv; the first run builds
 #              package-benchmark, minutes)
 
 SWIFT  ?= swift
-PYTHON ?= python3
-# the stream generator of the engine benchmarks (the issue's "realistic stream")
-GEN_STREAM ?= ../shared/bench/gen_stream.py
+# every Python here is the venv's that scripts/setup.sh makes (Debian's python3 refuses pip
+# installs): the recipes' $(PYTHON), and python3 and pip on PATH for the scripts they run (the
+# peer's set-up, the benchmarks' stream generator). Override with `make PYTHON=...`, not from
+# the environment, where PYTHON is what scripts/setup.sh makes the venv with.
+PYTHON  = .venv/bin/python
+export PATH := $(CURDIR)/.venv/bin:$(PATH)
+# the stream generator of the engine benchmarks (the issue's "realistic stream"): the peer's, or
+# our own (scripts/geoenrich_tools/stream_gen.py) in a clone with nothing beside it
+GEN_STREAM ?= $(if $(wildcard ../shared/bench/gen_stream.py),../shared/bench/gen_stream.py,scripts/geoenrich_tools/stream_gen.py)
 # installs the peer's packages and data (numpy, scipy, shapely, pyproj, h3, the GeoNames and
 # Natural Earth files) when missing; the anchors run the peer's own code over them
 PEER_SETUP ?= ../shared/bench/setup_peer.sh
@@ -63,7 +70,9 @@ thresholds:
 bench:
 	rm -rf $(BENCH_OUT)
 	mkdir -p $(BENCH_OUT)
+	bash scripts/setup.sh
 	bash $(PEER_SETUP) > /dev/null
+	bash scripts/setup.sh --check
 	$(BENCH_CLI)
 	$(BENCH_STREAM)
 	cat /proc/loadavg > $(BENCH_OUT)/loadavg-before.txt

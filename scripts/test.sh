@@ -14,19 +14,32 @@ cd "$(dirname "$0")/.."
 export PYTHONPATH="$PWD/scripts:$PWD/integrations/spark${PYTHONPATH:+:$PYTHONPATH}"
 bin=.build/release/geo-enrich
 
+# the repository's virtual environment, .venv, with the pinned packages; from here on every
+# python3 and pip is its own (the checks, the peer's set-up, the benchmarks' generator, Spark)
 bash scripts/setup.sh
+export PATH="$PWD/.venv/bin:$PATH"
 bash scripts/build_cli.sh --product geo-enrich
 swift test
 # data races in the threaded modules (EnrichStream, EnrichEngine, LocationPush)
 bash scripts/ci/tsan.sh
 python3 scripts/ci/h3_diffcheck.py --bin "$bin" --points 200000
 
-# the peer (../shared/bench, or $GEO_ENRICH_PEER): its lookup, its `enrich` and its stream
-# generator. Without it the checks that need it are skipped, each named, and the run says so.
+# the peer (../shared/bench, or $GEO_ENRICH_PEER): its lookup and its `enrich`, which two checks
+# compare with, and its stream generator. Without it those two are skipped, named at the end,
+# and the stream checks run on our own generator.
 peer=${GEO_ENRICH_PEER:-$(cd .. && pwd)/shared/bench}
 skipped=()
+if [ -f "$peer/gen_stream.py" ]; then
+  gen="$peer/gen_stream.py"
+else
+  gen="$PWD/scripts/geoenrich_tools/stream_gen.py"
+fi
+echo "test.sh: the stream checks generate their streams with $gen"
 if [ -f "$peer/peer_enrich.py" ]; then
+  # the peer's packages, pip-installed by its set-up into .venv (its pip is the first on PATH);
+  # ours must still be at their pins afterwards
   bash "$peer/setup_peer.sh" >/dev/null
+  bash scripts/setup.sh --check
   # the lookup against the peer's own classes
   python3 scripts/ci/lookup_diffcheck.py --bin "$bin" --peer "$peer/peer_enrich.py"
 else
@@ -53,23 +66,23 @@ else
   skipped+=(enrich_diffcheck)
 fi
 
-if [ -f "$peer/gen_stream.py" ]; then
-  # `enrich --workers 2` and `--workers 4` against `--workers 1`, every format: the same bytes
-  python3 scripts/ci/workers_check.py --bin "$bin" --gen "$peer/gen_stream.py" --lines 200000
+# our own stream generator (scripts/geoenrich_tools/stream_gen.py), the one the stream checks use
+# without the peer: seeded, complete, in time order, every kind of record, what enrich makes of it
+python3 scripts/ci/stream_gen_check.py --bin "$bin"
 
-  # the push end to end: enrich --push-url against a local server that fails one request in four
-  python3 scripts/ci/push_check.py --bin "$bin" --gen "$peer/gen_stream.py" --lines 20000
+# `enrich --workers 2` and `--workers 4` against `--workers 1`, every format: the same bytes
+python3 scripts/ci/workers_check.py --bin "$bin" --gen "$gen" --lines 200000
 
-  # the allocation gate: a hot operation that allocates more than its threshold fails the run
-  GEN_STREAM="$peer/gen_stream.py" bash scripts/ci/alloc_gate.sh check
+# the push end to end: enrich --push-url against a local server that fails one request in four
+python3 scripts/ci/push_check.py --bin "$bin" --gen "$gen" --lines 20000
 
-  # Spark local[2] against one process: the same output lines, bad-line reports and summed statistics
-  bash integrations/spark/setup.sh
-  python3 scripts/ci/spark_check.py --bin "$bin" --gen "$peer/gen_stream.py" --lines 200000
-else
-  skipped+=(workers_check push_check alloc_gate spark_check)
-fi
+# the allocation gate: a hot operation that allocates more than its threshold fails the run
+GEN_STREAM="$gen" bash scripts/ci/alloc_gate.sh check
+
+# Spark local[2] against one process: the same output lines, bad-line reports and summed statistics
+bash integrations/spark/setup.sh
+python3 scripts/ci/spark_check.py --bin "$bin" --gen "$gen" --lines 200000
 
 if [ ${#skipped[@]} -gt 0 ]; then
-  echo "test.sh: SKIPPED ${skipped[*]}: they need the peer's files (peer_enrich.py, gen_stream.py), which are not in $peer; put ../shared beside this repository or set GEO_ENRICH_PEER" >&2
+  echo "test.sh: SKIPPED ${skipped[*]}: they compare with the peer's own code (peer_enrich.py), which is not in $peer; put ../shared beside this repository or set GEO_ENRICH_PEER" >&2
 fi

@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
 # Installs what the Spark driver needs, skipping what is already there: a Java runtime (OpenJDK 17,
-# which Spark 4 requires), pyspark (pip builds it locally, about a minute and 520 MB) and orjson
-# (the driver's JSON reader; the peer uses it, so it refuses what the engine refuses), at the
-# versions pinned in scripts/requirements.txt.
+# which Spark 4 requires), and pyspark (pip builds it locally, about a minute and 520 MB) and
+# orjson (the driver's JSON reader; the peer uses it, so it refuses what the engine refuses) at
+# the versions pinned in scripts/requirements.txt. Those go into the repository's virtual
+# environment, .venv, with the tests' other packages: scripts/setup.sh makes it and installs
+# them all. Run the driver with that environment's python (.venv/bin/python).
+# Any failed install stops the set-up with a message and a non-zero exit.
 set -euo pipefail
+repo=$(cd "$(dirname "$0")/../.." && pwd)
 
 if ! command -v java >/dev/null 2>&1; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq openjdk-17-jre-headless >/dev/null
+  echo "spark setup: installing openjdk-17-jre-headless"
+  $SUDO apt-get update -qq || { echo "spark setup: apt-get update failed" >&2; exit 1; }
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq openjdk-17-jre-headless >/dev/null \
+    || { echo "spark setup: apt-get install openjdk-17-jre-headless failed" >&2; exit 1; }
 fi
-# the versions are pinned once, with the tests' other packages, in scripts/requirements.txt
-pins=$(grep -E '^(pyspark|orjson)==' "$(dirname "$0")/../../scripts/requirements.txt" | awk '{print $1}')
-py_has() { python3 -c "import $1, sys; sys.exit(0 if getattr($1, '__version__', '') == '$2' else 1)" 2>/dev/null; }
-for pin in $pins; do
-  if ! py_has "${pin%%==*}" "${pin#*==}"; then
-    python3 -m pip install -q --disable-pip-version-check "$pin" 2>&1 | grep -v -i "warning" || true
-  fi
-done
-echo "spark setup: pyspark $(python3 -c 'import pyspark; print(pyspark.__version__)'), $(java -version 2>&1 | head -1)"
+# .venv and every pin, pyspark and orjson included (quick when all are there)
+bash "$repo/scripts/setup.sh"
+py="$repo/.venv/bin/python"
+echo "spark setup: pyspark $("$py" -c 'import pyspark; print(pyspark.__version__)') in $repo/.venv," \
+  "$(java -version 2>&1 | head -1)"

@@ -33,8 +33,14 @@ for g in "${gated[@]}"; do names+=("${g#*:}"); done
 filter="^($(IFS='|'; echo "${names[*]}"))\$"
 targets=(--target H3Benchmarks --target LookupBenchmarks --target EngineBenchmarks)
 thresholds="${ALLOC_GATE_THRESHOLDS:-$(pwd)/benchmarks/Thresholds}"
-# the engine benchmarks read (and, when missing, write) the stream of gen_stream.py
-export GEN_STREAM="${GEN_STREAM:-$(cd .. && pwd)/shared/bench/gen_stream.py}"
+# the engine benchmarks read (and, when missing, write) the stream of $GEN_STREAM: by default the
+# peer's gen_stream.py when ../shared/bench (or $GEO_ENRICH_PEER) has it, else our
+# scripts/geoenrich_tools/stream_gen.py
+if [ -z "${GEN_STREAM:-}" ]; then
+  GEN_STREAM="${GEO_ENRICH_PEER:-$(cd .. && pwd)/shared/bench}/gen_stream.py"
+  [ -f "$GEN_STREAM" ] || GEN_STREAM="$(pwd)/scripts/geoenrich_tools/stream_gen.py"
+fi
+export GEN_STREAM
 
 # package-benchmark checks only the benchmarks that have a threshold file and passes the others
 # in silence: a gated benchmark without one would drop out of the gate unseen

