@@ -60,3 +60,23 @@ public enum Consent: String, Sendable, CaseIterable {
     /// No answer yet: handled by ``EngineConfiguration/consentNotSet``.
     case notSet
 }
+
+extension SessionID: Codable {
+    /// Decodes a non-empty string.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        guard let id = SessionID(try container.decode(String.self)) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "a session id must not be empty")
+        }
+        self = id
+    }
+
+    /// Encodes the id as the SDK sent it.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
+
+/// `"optIn"`, `"optOut"`, `"notSet"`, as the records write it.
+extension Consent: Codable {}
