@@ -1,7 +1,11 @@
 import ArgumentParser
 import Dispatch
 import EnrichStream
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // not Foundation: its link brings 34 MB of ICU data (README, Binary size)
+#else
 import Foundation
+#endif
 import LocationPush
 import Synchronization
 
@@ -115,6 +119,18 @@ func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
     return result.withLock { $0! }
 }
 
+/// What `push --replay` takes from a dead-letter line: two strings (the other keys are ignored).
+/// Read with FoundationEssentials' `JSONDecoder`, not `JSONSerialization`, which is full
+/// Foundation's and would link its 34 MB of ICU data into the binary.
+private struct ReplayedLetter: Decodable {
+    let session: String
+    let body: String
+    enum CodingKeys: String, CodingKey {
+        case session = "session_id"
+        case body
+    }
+}
+
 /// `geo-enrich push --replay FILE`: sends a dead-letter file's updates again.
 struct PushCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -144,12 +160,11 @@ struct PushCommand: ParsableCommand {
         }
         var count = 0
         for (n, line) in data.split(separator: 0x0A).enumerated() where !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-                  let session = object["session_id"] as? String, let body = object["body"] as? String else {
+            guard let letter = try? JSONDecoder().decode(ReplayedLetter.self, from: Data(line)) else {
                 StandardError.line("geo-enrich: \(replay):\(n + 1): not a dead-letter line (session_id and body needed)")
                 throw ExitCode(1)
             }
-            pusher.submit(session: session, body: Array(body.utf8))
+            pusher.submit(session: letter.session, body: Array(letter.body.utf8))
             count += 1
         }
         let (stats, failed) = try push.finish(pusher)
