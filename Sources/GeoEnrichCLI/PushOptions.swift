@@ -119,18 +119,6 @@ func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
     return result.withLock { $0! }
 }
 
-/// What `push --replay` takes from a dead-letter line: two strings (the other keys are ignored).
-/// Read with FoundationEssentials' `JSONDecoder`, not `JSONSerialization`, which is full
-/// Foundation's and would link its 34 MB of ICU data into the binary.
-private struct ReplayedLetter: Decodable {
-    let session: String
-    let body: String
-    enum CodingKeys: String, CodingKey {
-        case session = "session_id"
-        case body
-    }
-}
-
 /// `geo-enrich push --replay FILE`: sends a dead-letter file's updates again.
 struct PushCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -160,7 +148,7 @@ struct PushCommand: ParsableCommand {
         }
         var count = 0
         for (n, line) in data.split(separator: 0x0A).enumerated() where !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) {
-            guard let letter = try? JSONDecoder().decode(ReplayedLetter.self, from: Data(line)) else {
+            guard let letter = ReplayedLetter(line: line) else {
                 StandardError.line("geo-enrich: \(replay):\(n + 1): not a dead-letter line (session_id and body needed)")
                 throw ExitCode(1)
             }
