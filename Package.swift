@@ -49,7 +49,8 @@ let package = Package(
 
         // The one place where threads share what the compiler cannot check (a pthread lock with
         // a condition, hand-overs of non-Sendable values, a batch's bytes), used by the engine's
-        // shards and the stream's runner; package-internal, no dependencies.
+        // shards and the stream's runner; and the stream's threads, started as plain pthreads
+        // (not Foundation's Thread: see README, Binary size). Package-internal, no dependencies.
         .target(name: "ThreadSharing"),
 
         // The engine of contract rules 1-7: sessions, distance filter, expiry, attach, consent.

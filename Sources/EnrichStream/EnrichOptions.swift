@@ -1,5 +1,9 @@
 import EnrichEngine
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // not Foundation: its link brings 34 MB of ICU data (README, Binary size)
+#else
 import Foundation
+#endif
 import RecordCodec
 
 /// How a stream is enriched: the engine's rules and the stream's own settings.

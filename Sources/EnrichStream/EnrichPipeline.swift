@@ -1,7 +1,6 @@
 import ThreadSharing
 import Dispatch
 import EnrichEngine
-import Foundation
 import GeoLookup
 import Synchronization
 
@@ -85,7 +84,7 @@ public final class EnrichPipeline {
         // reader: inputs → batches
         let readerDone = Latch()
         let readerInputs = Handoff(inputs)
-        let readerThread = Thread {
+        let readStage: @Sendable () -> Void = {
             defer { read.close(); readerDone.signal() }
             // one input's batches into the queue; false when the run must stop
             var consumedBefore = 0
@@ -128,7 +127,7 @@ public final class EnrichPipeline {
                                             pushSink: options.pushSink))
         let writerDone = Latch()
         let written = Monitor(EnrichStatistics())
-        let writerThread = Thread {
+        let writeStage: @Sendable () -> Void = {
             defer { writerDone.signal() }
             let writer = writerBox.value
             var writing = true
@@ -164,8 +163,8 @@ public final class EnrichPipeline {
             let statistics = writer.statistics
             written.withLock { $0 = statistics }
         }
-        readerThread.start()
-        writerThread.start()
+        DetachedThread.start(readStage)
+        DetachedThread.start(writeStage)
 
         // this thread: read and decide
         while let batch = read.pop()?.value {

@@ -1,5 +1,4 @@
 import ThreadSharing
-import Foundation
 import Synchronization
 
 /// Fixed worker threads for fork-join steps: ``run(_:)`` calls `body(k)` for every worker index
@@ -26,9 +25,7 @@ final class WorkerPool: Sendable {
         self.count = max(1, count)
         for k in 1..<self.count {
             let round = self.round
-            let thread = Thread { Self.loop(k, round) }
-            thread.name = "geo-enrich worker \(k)"
-            thread.start()
+            DetachedThread.start { Self.loop(k, round) }
         }
     }
 

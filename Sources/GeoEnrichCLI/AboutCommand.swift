@@ -59,8 +59,8 @@ struct AboutCommand: ParsableCommand {
 
         print("""
             licences: geo-enrich is Apache-2.0 (LICENSE); H3Core ports uber/h3 (Apache-2.0). In the \
-            binary: the Swift runtime, Foundation and Dispatch (Apache-2.0 with the Runtime Library \
-            Exception), ICU (Unicode License V3), swift-argument-parser, swift-nio, async-http-client \
+            binary: the Swift runtime, FoundationEssentials and Dispatch (Apache-2.0 with the Runtime \
+            Library Exception), swift-argument-parser, swift-nio, async-http-client \
             and their Swift dependencies (Apache-2.0), BoringSSL (Apache-2.0), llhttp (MIT), zlib \
             (zlib). Loaded at run time: PROJ (MIT), GEOS (LGPL-2.1). Data: GeoNames postal codes \
             (CC BY 4.0), Natural Earth countries (public domain).

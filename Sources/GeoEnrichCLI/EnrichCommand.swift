@@ -1,7 +1,12 @@
 import ArgumentParser
+import Dispatch
 import EnrichEngine
 import EnrichStream
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // not Foundation: its link brings 34 MB of ICU data (README, Binary size)
+#else
 import Foundation
+#endif
 import GeoLookup
 import H3Core
 import LocationPush
@@ -260,7 +265,7 @@ enum ProgressLine {
             + Summary.megabytes(p.bytes)
         // (the total is of the files as stored: for a gzip input the text read outgrows it)
         if let total = p.totalBytes, total > 0, p.bytes <= total {
-            text += String(format: " (%.1f %%)", 100 * Double(p.bytes) / Double(total))
+            text += " (\(Summary.fixed(100 * Double(p.bytes) / Double(total), decimals: 1)) %)"
         }
         StandardError.write(text)
     }
@@ -275,7 +280,7 @@ enum Summary {
     static func line(_ s: EnrichStatistics, elapsedSeconds: Double) -> String {
         let r = s.fixesRejected
         let rate = elapsedSeconds > 0 ? Int(Double(s.lines) / elapsedSeconds) : 0
-        return "geo-enrich: \(grouped(s.lines)) lines in \(String(format: "%.2f", elapsedSeconds)) s "
+        return "geo-enrich: \(grouped(s.lines)) lines in \(fixed(elapsedSeconds, decimals: 2)) s "
             + "(\(grouped(rate)) lines/s): \(grouped(s.events)) events (\(grouped(s.eventsEnriched)) enriched), "
             + "\(grouped(s.fixes)) fixes (\(grouped(s.fixesAccepted)) accepted; rejected: \(r.distance) distance, "
             + "\(r.stale) stale, \(r.accuracy) accuracy, \(r.consent) consent), \(grouped(s.errors)) errors"
@@ -292,5 +297,18 @@ enum Summary {
         return out
     }
 
-    static func megabytes(_ bytes: Int) -> String { String(format: "%.1f MB", Double(bytes) / 1e6) }
+    static func megabytes(_ bytes: Int) -> String { fixed(Double(bytes) / 1e6, decimals: 1) + " MB" }
+
+    /// `x` with `decimals` digits after the point, as C's `%.Nf` writes it (rounded to nearest,
+    /// the C locale's point): the text `String(format:)` gave, which is full Foundation's and
+    /// would link its 34 MB of ICU data into the binary. printf is what that formatting ended in
+    /// for `%f`, so the summary and progress lines are unchanged.
+    static func fixed(_ x: Double, decimals: Int) -> String {
+        // the longest `%f` of a Double is 309 digits before the point
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 320 + decimals) { buffer in
+            let base = buffer.baseAddress!
+            _ = withVaList([Int32(decimals), x]) { vsnprintf(base, buffer.count, "%.*f", $0) }
+            return String(cString: base)
+        }
+    }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 
 #if canImport(Glibc)
 import Glibc

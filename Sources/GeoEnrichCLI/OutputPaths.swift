@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // not Foundation: its link brings 34 MB of ICU data (README, Binary size)
+#else
 import Foundation
+#endif
 
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,11 @@
 import ArgumentParser
 import Dispatch
 import EnrichStream
+#if canImport(FoundationEssentials)
+import FoundationEssentials  // not Foundation: its link brings 34 MB of ICU data (README, Binary size)
+#else
 import Foundation
+#endif
 import LocationPush
 import Synchronization
 
@@ -144,12 +148,11 @@ struct PushCommand: ParsableCommand {
         }
         var count = 0
         for (n, line) in data.split(separator: 0x0A).enumerated() where !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any],
-                  let session = object["session_id"] as? String, let body = object["body"] as? String else {
+            guard let letter = ReplayedLetter(line: line) else {
                 StandardError.line("geo-enrich: \(replay):\(n + 1): not a dead-letter line (session_id and body needed)")
                 throw ExitCode(1)
             }
-            pusher.submit(session: session, body: Array(body.utf8))
+            pusher.submit(session: letter.session, body: Array(letter.body.utf8))
             count += 1
         }
         let (stats, failed) = try push.finish(pusher)

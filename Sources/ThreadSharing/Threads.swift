@@ -1,0 +1,52 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// A detached pthread in place of Foundation's `Thread`: `Thread` lives in the full
+// swift-corelibs-foundation, whose link pulls in FoundationInternationalization and 34 MB of ICU
+// data that nothing here uses. The threads are started as `Thread.start()` started them on
+// Linux: detached, with the default attributes (the stack size of RLIMIT_STACK), so the
+// stream's stages and the worker pool run as before.
+
+/// What a new thread runs; retained across `pthread_create` and released by the thread.
+private final class ThreadStart: Sendable {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+}
+
+/// Starts threads that nobody joins: they end when their body returns, and the caller waits
+/// for them, when it must, through a ``Monitor`` (the stream's latches, the pool's rounds).
+package enum DetachedThread {
+    /// Starts `body` on a new thread.
+    ///
+    /// Unnamed, as before: the pool named its threads "geo-enrich worker k", which is longer than
+    /// the 15 bytes Linux keeps, so `pthread_setname_np` refused it and no name was ever set
+    /// (and Glibc's Swift module does not declare that GNU function).
+    ///
+    /// A thread that cannot be made (the process's limit reached) stops the program: the stream
+    /// cannot run without its stages.
+    package static func start(_ body: @escaping @Sendable () -> Void) {
+        let start = Unmanaged.passRetained(ThreadStart(body)).toOpaque()
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        #if canImport(Glibc)
+        var thread = pthread_t()
+        #else
+        var thread: pthread_t? = nil
+        #endif
+        let status = pthread_create(&thread, &attributes, { argument in
+            #if canImport(Glibc)
+            let start = Unmanaged<ThreadStart>.fromOpaque(argument!).takeRetainedValue()
+            #else
+            let start = Unmanaged<ThreadStart>.fromOpaque(argument).takeRetainedValue()
+            #endif
+            start.body()
+            return nil
+        }, start)
+        precondition(status == 0, "cannot start a thread: \(String(cString: strerror(status)))")
+    }
+}
