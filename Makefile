@@ -153,3 +153,12 @@ uninstall:
 
 deb: $(DIST)/geo-enrich
 	bash scripts/package_deb.sh --no-build
+
+# make profile   where enrich's CPU goes, stage by stage (perf's cpu-clock sampling over the 1 M-line
+#                stream of the last `make bench`): benchmarks/PROFILE.md
+.PHONY: profile
+profile:
+	test -s $(BENCH_STREAM_FILE) || $(BENCH_STREAM)
+	bash scripts/build_cli.sh --product geo-enrich
+	$(PYTHON) $(BENCH_DIR)/anchors/profile_stages.py --bin .build/release/geo-enrich --stream $(BENCH_STREAM_FILE) \
+		--output $(BENCH_DIR)/PROFILE.md

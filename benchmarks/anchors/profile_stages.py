@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Where `geo-enrich enrich`'s CPU goes, stage by stage: a sampled profile (perf's software
+cpu-clock, which needs no hardware counters) of one run over a stream, its symbols demangled and
+sorted into the pipeline's stages (read, scan and parse, decide, enrich, render, write, the Swift
+runtime, start-up), each given as a share of the samples and as nanoseconds of CPU a line (the
+share of the median user + system time of --runs plain runs). Writes Markdown to --output.
+
+usage: profile_stages.py --bin BIN --stream STREAM [--runs 5] [--output PROFILE.md]
+"""
+import argparse
+import os
+import platform
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+# first match wins; patterns over demangled symbol names (and the library's name)
+STAGES = [
+    ("start-up", "data files opened and checked, GEOS prepared, dynamic linking",
+     r"PostalIndex\.init|validateTree|CountryIndex\.init|ld-linux|do_lookup|_dl_|introsort|STRtree|TemplateSTR"
+     r"|DataFile|WKBStructure|CountryEntry\.init|PreparedGeometry"),
+    ("read", "read(2), the line split", r"BatchReader|_copy_to_iter|copy_user|memchr|InputFile|GzipInflater"),
+    ("scan and parse", "the JSON scanner, the field checks, numbers, timestamps, session ids",
+     r"JSONLineScanner|RecordParser|RecordFields|JSONNumber|PythonISOTimestamp|FromISOFormat|CivilCalendar\.days"
+     r"|UTF8|SessionID\.init|_uncheckedFromUTF8|String\.init\(unsafeUninitialized|ParsedRecord|LineReader"
+     r"|closure #1 in ParallelRunner|SDKRecordParser|JSONTree|DecimalDigits|CheckedLine"),
+    ("decide", "the session tables, the rules, the partitions' walk over a batch",
+     r"SessionStore|SessionIndex|SessionState|FixDistance|FixHistory|closure #3 in ParallelRunner|RecordProcessor"
+     r"|ParallelRunner\.process|SessionTable|LocalDistance|Geodesic|geod_|SharedBytes"),
+    ("enrich", "H3 cell, country, postal code of each accepted fix",
+     r"PostalQuery|PostalIndex|PostalGrid|PostalCode|H3Cell|CoordIJK|FaceIJK|CountryIndex|CountryLocator|LocationLookup"
+     r"|Vec3|Vec2|AlgebraicProjection|DegreeTrigonometry|libgeos|GEOS|geos::|Locator|__round"),
+    ("render", "the geo object, the splice, the rendered-geo cache's Dictionary",
+     r"Splice|OrjsonText|RenderedGeo|GeoRenderer|Enrichment|__RawDictionaryStorage\.find|Hasher|SDKSplice|CivilCalendar\.date"),
+    ("write", "the gather of the partitions' lines in input order, write(2)",
+     r"BatchWriter|memmove|Array\.append|OutputFile|memcpy|ksys_write|vfs_write"),
+    ("Swift runtime and malloc", "reference counting, allocation, exclusivity and metadata",
+     r"swift_retain|swift_release|swift_isUnique|malloc|free|_int_|swift_bridgeObject|swift_allocObject"
+     r"|swift_dealloc|tcache|AccessSet|swift_once|Metadata|swift_array|tuple_|RefCount|swift::|swift_conforms"),
+]
+
+
+def cpu_times(argv, runs):
+    """Median user + system seconds of `runs` runs (os.wait4)."""
+    out = []
+    for _ in range(runs):
+        with open(os.devnull, "wb") as null:
+            proc = subprocess.Popen(argv, stdout=null, stderr=null)
+            _, _, usage = os.wait4(proc.pid, 0)
+        out.append(usage.ru_utime + usage.ru_stime)
+    return statistics.median(out), out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True)
+    ap.add_argument("--stream", required=True)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--frequency", type=int, default=4000)
+    ap.add_argument("--output")
+    a = ap.parse_args()
+    if not shutil.which("perf"):
+        sys.exit("profile_stages: perf is not installed (Debian: linux-perf)")
+    lines = sum(1 for _ in open(a.stream, "rb"))
+    argv = [a.bin, "enrich", "--quiet", a.stream]
+    cpu, all_cpu = cpu_times(argv, a.runs)
+    with tempfile.TemporaryDirectory() as tmp:
+        data = os.path.join(tmp, "perf.data")
+        with open(os.devnull, "wb") as null:
+            subprocess.run(["perf", "record", "-q", "-e", "cpu-clock", "-F", str(a.frequency), "-o", data, *argv],
+                           stdout=null, stderr=null, check=True)
+        report = subprocess.run(["perf", "report", "-i", data, "--no-children", "--sort", "dso,symbol", "--stdio",
+                                 "-g", "none"], capture_output=True, text=True, check=True).stdout
+    rows = []
+    for line in report.splitlines():
+        m = re.match(r"\s*([0-9.]+)%\s+(\S+)\s+\[[.k]\]\s+(.*?)\s*(?:-\s+-\s*)?$", line)
+        if m:
+            rows.append([float(m.group(1)), m.group(2), m.group(3)])
+    demangler = shutil.which("swift-demangle")
+    if demangler:
+        names = subprocess.run([demangler, "--simplified"], input="\n".join(r[2] for r in rows),
+                               capture_output=True, text=True).stdout.splitlines()
+        for r, n in zip(rows, names):
+            r[2] = n
+    totals = {s[0]: 0.0 for s in STAGES}
+    top = {s[0]: [] for s in STAGES}
+    other, other_top = 0.0, []
+    for share, dso, name in rows:
+        for stage, _, pattern in STAGES:
+            if re.search(pattern, name) or re.search(pattern, dso):
+                totals[stage] += share
+                top[stage].append((share, name))
+                break
+        else:
+            other += share
+            other_top.append((share, f"{name} ({dso})"))
+    ns = cpu * 1e9 / lines
+    out = []
+    w = out.append
+    w("# Where `enrich`'s CPU goes, stage by stage")
+    w("")
+    w(f"`benchmarks/anchors/profile_stages.py --bin {a.bin} --stream {a.stream}`: {platform.node()}, "
+      f"{os.cpu_count()} cores, {lines:,} lines. CPU (user + system) of a plain run, the median of {a.runs}: "
+      f"{cpu:.3f} s ({', '.join(f'{c:.3f}' for c in all_cpu)}), **{ns:.0f} ns a line**, start-up included. "
+      f"The shares come from one more run sampled by `perf record -e cpu-clock -F {a.frequency}` (both workers, "
+      "the kernel's share included), symbols demangled and sorted into stages by name; a stage's nanoseconds are "
+      "its share of the median CPU. A sampled profile is noisy at the level of a percent.")
+    w("")
+    w("| stage | what | share | ns a line | largest symbols |")
+    w("|---|---|---:|---:|---|")
+    for stage, what, _ in STAGES:
+        biggest = ", ".join(f"{n[:60]} {p:.1f} %" for p, n in sorted(top[stage], reverse=True)[:3])
+        w(f"| {stage} | {what} | {totals[stage]:.1f} % | {totals[stage] * ns / 100:.0f} | {biggest} |")
+    biggest = ", ".join(f"{n[:60]} {p:.1f} %" for p, n in sorted(other_top, reverse=True)[:3])
+    w(f"| other | the kernel's scheduling and page faults, the rest | {other:.1f} % | {other * ns / 100:.0f} | {biggest} |")
+    w("")
+    text = "\n".join(out) + "\n"
+    print(text)
+    if a.output:
+        with open(a.output, "w", encoding="utf-8") as f:
+            f.write(text)
+
+
+if __name__ == "__main__":
+    main()
