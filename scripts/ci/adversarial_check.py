@@ -21,25 +21,13 @@ import subprocess
 import sys
 import tempfile
 
+from geoenrich_tools.checks import Checks
+
 RECORDS = [
     '{"type":"location","session_id":"a","timestamp":1764237600000,"latitude":49.888171,"longitude":-97.131112}',
     '{"type":"track","session_id":"a","timestamp":1764237601000}',
     '{"type":"location","session_id":"b","timestamp":1764237602000,"latitude":43.6532,"longitude":-79.3832}',
 ]
-
-
-class Checks:
-    def __init__(self):
-        self.passed = 0
-        self.failed = 0
-
-    def expect(self, ok, name, detail=""):
-        if ok:
-            self.passed += 1
-            print(f"ok   {name}")
-        else:
-            self.failed += 1
-            print(f"FAIL {name}: {detail}")
 
 
 def run(binary, args, cwd, env=None):

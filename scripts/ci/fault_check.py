@@ -38,6 +38,8 @@ import tempfile
 import threading
 import time
 
+from geoenrich_tools.checks import Checks
+
 T0 = 1764237600000
 
 
@@ -47,20 +49,6 @@ def fix(sid, t, lat=49.888171, lng=-97.131112):
 
 def event(sid, t):
     return json.dumps({"type": "track", "session_id": sid, "timestamp": t})
-
-
-class Checks:
-    def __init__(self):
-        self.passed = 0
-        self.failed = 0
-
-    def expect(self, ok, name, detail=""):
-        if ok:
-            self.passed += 1
-            print(f"ok   {name}")
-        else:
-            self.failed += 1
-            print(f"FAIL {name}: {detail}")
 
 
 def jsonl(data):
