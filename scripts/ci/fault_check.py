@@ -51,6 +51,18 @@ def event(sid, t):
     return json.dumps({"type": "track", "session_id": sid, "timestamp": t})
 
 
+def finish(proc, data=None, timeout=30):
+    """Waits for `proc` (sending `data` to its standard input): its exit status (None when it had
+    to be killed after `timeout` seconds), standard output and standard error."""
+    try:
+        out, err = proc.communicate(data, timeout=timeout)
+        return proc.returncode, out, err
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        return None, out, err
+
+
 def jsonl(data):
     return [json.loads(line) for line in data.splitlines() if line.strip()]
 
@@ -233,13 +245,7 @@ def main():
         time.sleep(0.5)
         first_alive = proc.poll() is None
         proc.send_signal(signal.SIGINT)
-        try:
-            _, err = proc.communicate(timeout=5)
-            rc = proc.returncode
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            _, err = proc.communicate()
-            rc = None
+        rc, _, err = finish(proc, timeout=5)
         os.close(r)
         c.expect(first_alive and rc == 130 and b"second signal" in err,
                  "a second SIGINT with the output blocked ends the run at once (exit 130)",
@@ -268,13 +274,7 @@ def main():
         time.sleep(2.0)
         started = time.time()
         proc.send_signal(signal.SIGINT)
-        try:
-            _, err = proc.communicate(timeout=10)
-            rc = proc.returncode
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            _, err = proc.communicate()
-            rc = None
+        rc, _, err = finish(proc, timeout=10)
         took = time.time() - started
         server.shutdown()
         stats = json.load(open(path("s10"))) if os.path.exists(path("s10")) else {}
@@ -346,14 +346,10 @@ def main():
         ready, _, _ = select.select([proc.stdout], [], [], 30)
         first = proc.stdout.readline() if ready else b""
         os.truncate(path("data/countries.bin"), 0)
-        try:
-            out, err = proc.communicate(b"43.65 -79.38\n-33.9 18.4\n", timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            out, err = proc.communicate()
-        c.expect(b'"country":"CA"' in first and proc.returncode == 74 and b"changed under the run" in err,
+        rc, _, err = finish(proc, b"43.65 -79.38\n-33.9 18.4\n", timeout=30)
+        c.expect(b'"country":"CA"' in first and rc == 74 and b"changed under the run" in err,
                  "a data file truncated in place during a run: a message and exit 74, not a silent SIGBUS",
-                 f"first {first!r}, exit {proc.returncode}, {err[-300:]!r}")
+                 f"first {first!r}, exit {rc}, {err[-300:]!r}")
 
     print(f"fault_check: {c.passed} passed, {c.failed} failed")
     return 0 if c.failed == 0 else 1
