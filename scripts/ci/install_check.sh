@@ -140,11 +140,14 @@ left=$(find "$tmp/prefix" -type f | head -3)
 
 # 3. stripped, with the debug information kept apart and linked
 bin=.build/dist/geo-enrich
-if readelf -S "$bin" | grep -q "\.debug_info"; then fail "$bin still has .debug_info"; else pass "the installed binary is stripped"; fi
-readelf -x .gnu_debuglink "$bin" 2>/dev/null | grep -q "geo-enrich.debug" && pass "it links geo-enrich.debug" \
-  || fail "$bin has no .gnu_debuglink to geo-enrich.debug"
-readelf -S .build/dist/geo-enrich.debug 2>/dev/null | grep -q "\.debug_info" && pass "geo-enrich.debug holds the debug information" \
-  || fail ".build/dist/geo-enrich.debug has no .debug_info"
+# Read each listing whole before matching it: `readelf … | grep -q` under pipefail fails at random
+# when grep stops at the first match and readelf dies of SIGPIPE (CI failed once exactly so).
+sections_of() { readelf -S "$1" 2>/dev/null || true; }
+if [[ "$(sections_of "$bin")" == *".debug_info"* ]]; then fail "$bin still has .debug_info"; else pass "the installed binary is stripped"; fi
+if [[ "$(readelf -x .gnu_debuglink "$bin" 2>/dev/null || true)" == *"geo-enrich.debug"* ]]; then pass "it links geo-enrich.debug"
+else fail "$bin has no .gnu_debuglink to geo-enrich.debug"; fi
+if [[ "$(sections_of .build/dist/geo-enrich.debug)" == *".debug_info"* ]]; then pass "geo-enrich.debug holds the debug information"
+else fail ".build/dist/geo-enrich.debug has no .debug_info"; fi
 
 # 4. every linked Swift package is in THIRD-PARTY-NOTICES (and its licence files were shipped)
 while read -r pkg version; do
