@@ -18,6 +18,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
     ],
     targets: [
         // C libraries from the system, found with pkg-config; apt names them for a fresh machine.
@@ -61,7 +64,12 @@ let package = Package(
         // `import GeoEnrich`: every layer's public types in one import
         .target(name: "GeoEnrich", dependencies: ["EnrichEngine", "EnrichStream", "GeoLookup", "GeoModel", "H3Core",
                                                   "LocationPush", "RecordCodec"]),
-        .target(name: "EnrichStream", dependencies: ["EnrichEngine", "RecordCodec", "GeoLookup", "ThreadSharing", "CZlib"]),
+        // GeoEnricher, the service's entry, logs with swift-log and counts with swift-metrics.
+        .target(name: "EnrichStream", dependencies: [
+            "EnrichEngine", "RecordCodec", "GeoLookup", "ThreadSharing", "CZlib",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "CoreMetrics", package: "swift-metrics"),
+        ]),
 
         // Accepted locations to the MobileTracker session-location endpoint: a pure scheduler
         // (coalescing, ordering, retries, bounds) driven over async-http-client.
@@ -92,7 +100,9 @@ let package = Package(
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "GeoBridge", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "EnrichEngineTests", dependencies: ["EnrichEngine", "GeoMath", "TestSupport"]),
         .testTarget(name: "RecordCodecTests", dependencies: ["RecordCodec", "H3Core"], exclude: ["Fixtures"]),
-        .testTarget(name: "EnrichStreamTests", dependencies: ["EnrichStream", "EnrichEngine", "RecordCodec", "GeoLookup", "TestSupport"],
+        .testTarget(name: "EnrichStreamTests", dependencies: ["EnrichStream", "EnrichEngine", "RecordCodec", "GeoLookup", "TestSupport",
+                                                            .product(name: "Logging", package: "swift-log"),
+                                                            .product(name: "MetricsTestKit", package: "swift-metrics")],
                     exclude: ["Fixtures"]),
         .testTarget(name: "LocationPushTests", dependencies: [
             "LocationPush", "ThreadSharing",

@@ -19,10 +19,13 @@ import RecordCodec
 ///
 /// The ``BatchWriter`` then interleaves the partitions' outputs in input order.
 final class ParallelRunner {
+    /// A processor that owns its partition's sessions.
+    typealias StreamProcessor = RecordProcessor<SessionTable<StandardEnricher>>
+
     /// One partition's processor, locked by the worker that claims the partition for a batch.
     private final class Partition: Sendable {
-        let processor: Monitor<RecordProcessor>
-        init(_ processor: sending RecordProcessor) { self.processor = Monitor(processor) }
+        let processor: Monitor<StreamProcessor>
+        init(_ processor: sending StreamProcessor) { self.processor = Monitor(processor) }
     }
 
     private let partitions: [Partition]
@@ -49,7 +52,7 @@ final class ParallelRunner {
         let count = format.mixesSessionsInALine ? 1 : min(255, max(1, workers) * Self.partitionsPerWorker)
         var partitions: [Partition] = []
         for _ in 0..<count {
-            partitions.append(Partition(try RecordProcessor(configuration: configuration, lookup: lookup, format: format,
+            partitions.append(Partition(try StreamProcessor(configuration: configuration, lookup: lookup, format: format,
                                                             emitRejected: emitRejected,
                                                             collectsAccepted: collectsAccepted)))
         }

@@ -12,6 +12,8 @@ struct ProcessorOutput: Sendable {
     var recordOutcomes: [LineOutcome] = []
     /// The accepted fixes, in input order, when the processor collects them.
     var accepted: [AcceptedFix] = []
+    /// Each record's decision, in input order, when the processor collects them (a service).
+    var decisions: [RecordDecision] = []
 
     /// Empties the output for the next batch, keeping its storage: a new array each batch was
     /// a fresh mapping, page-faulted in line by line.
@@ -20,6 +22,7 @@ struct ProcessorOutput: Sendable {
         lines.removeAll(keepingCapacity: true)
         recordOutcomes.removeAll(keepingCapacity: true)
         accepted.removeAll(keepingCapacity: true)
+        decisions.removeAll(keepingCapacity: true)
     }
 }
 

@@ -11,17 +11,23 @@ import RecordCodec
 /// format once a record is decided is said by ``RecordFormat`` (where the enrichment goes,
 /// whether a rejected fix still describes its record, whether every line is written).
 ///
-/// A processor owns the sessions it has seen (a ``SessionTable``) and is used by one thread at a
-/// time: the stream runs one per partition of the sessions (``ParallelRunner``), and a test or
-/// a single-threaded caller can run one directly with ``process(line:)``.
-struct RecordProcessor {
+/// A processor is used by one thread at a time. Where its sessions live is its `Sessions`: the
+/// stream's processors each own a ``SessionTable`` (one per partition of the sessions, see
+/// ``ParallelRunner``, so no lock per line); a service's processors share one ``LocationEngine``
+/// (``SharedSessions``, a lock per shard of sessions), so that any task may take any processor
+/// from ``GeoEnricher``'s pool. A test or a single-threaded caller runs one directly with
+/// ``process(line:)``.
+struct RecordProcessor<Sessions: SessionDecisions> {
     let format: RecordFormat
     /// Write rejected fixes too (canonical records get `"rejected":"<reason>"`).
     let emitRejected: Bool
     /// Collect accepted fixes in ``ProcessorOutput/accepted`` (for the push).
     let collectsAccepted: Bool
+    /// Keep each record's decision in ``ProcessorOutput/decisions`` (a service answers with
+    /// them; the stream does not).
+    var collectsDecisions = false
     private let reader: LineReader
-    private var table: SessionTable<StandardEnricher>
+    private var sessions: Sessions
     private var renderer = GeoRenderer()
     /// The enrichment of a record's own position, for formats whose rejected fixes still
     /// describe their record (``RecordFormat/rejectedFixDescribesItself``).
@@ -33,20 +39,20 @@ struct RecordProcessor {
     ///   - format: how records are read and where the enrichment goes.
     ///   - emitRejected: write rejected fixes too.
     ///   - collectsAccepted: keep each accepted fix for the push.
+    ///   - sessions: where the sessions live.
     /// - Throws: ``GeoBridge/GEOSError`` when GEOS cannot make a context.
     init(configuration: EngineConfiguration, lookup: LocationLookup, format: RecordFormat,
-         emitRejected: Bool, collectsAccepted: Bool) throws {
+         emitRejected: Bool, collectsAccepted: Bool, sessions: Sessions) throws {
         self.format = format
         self.emitRejected = emitRejected
         self.collectsAccepted = collectsAccepted
         reader = LineReader(format: format)
-        table = SessionTable(configuration: configuration,
-                             enricher: try StandardEnricher(lookup: lookup, configuration: configuration))
+        self.sessions = sessions
         ownEnricher = try StandardEnricher(lookup: lookup, configuration: configuration)
     }
 
     /// Sessions holding location state.
-    var liveSessions: Int { table.liveSessions }
+    var liveSessions: Int { sessions.liveSessions }
 
     // MARK: The decision
 
@@ -55,12 +61,12 @@ struct RecordProcessor {
     mutating func decide(_ record: ParsedRecord, session: SessionID) -> RecordDecision {
         let consent = record.consent?.engineConsent
         if let parsed = record.fix {
-            switch table.ingest(Self.fix(parsed, at: record.timestamp), session: session, consent: consent) {
+            switch sessions.ingest(Self.fix(parsed, at: record.timestamp), session: session, consent: consent) {
             case .accepted(let enrichment): return .accepted(enrichment)
             case .rejected(let reason): return .rejected(reason)
             }
         }
-        if let attachment = table.attach(session: session, at: Timestamp(milliseconds: record.timestamp),
+        if let attachment = sessions.attach(session: session, at: Timestamp(milliseconds: record.timestamp),
                                          consent: consent) {
             return .attached(attachment)
         }
@@ -94,6 +100,7 @@ struct RecordProcessor {
     private mutating func processRecord(_ record: ParsedRecord, _ session: SessionID, _ line: UnsafeBufferPointer<UInt8>,
                                         _ index: Int32, _ out: inout ProcessorOutput) -> DecidedLine {
         let decision = decide(record, session: session)
+        if collectsDecisions { out.decisions.append(decision) }
         let start = out.bytes.count
         switch decision {
         case .accepted(let enrichment):
@@ -124,6 +131,7 @@ struct RecordProcessor {
             let record = sdk.record
             let decision = decide(record, session: session)
             out.recordOutcomes.append(decision.outcome)
+            if collectsDecisions { out.decisions.append(decision) }
             switch decision {
             case .accepted(let enrichment):
                 geos.append((enrichment, 0))
@@ -190,6 +198,8 @@ struct RecordProcessor {
         var output: [UInt8]?
         /// The accepted fixes, in order.
         var accepted: [AcceptedFix]
+        /// Each record's decision, in order, when the processor ``collectsDecisions``.
+        var decisions: [RecordDecision] = []
     }
 
     /// Reads, decides and writes one line, as the stream does for each of its lines.
@@ -213,13 +223,53 @@ struct RecordProcessor {
             case .input: Array(cut)
             case .written: Array(out.bytes[Int(decided.start)..<Int(decided.start + decided.count)])
             }
-            return LineResult(outcomes: outcomes, output: output, accepted: out.accepted)
+            return LineResult(outcomes: outcomes, output: output, accepted: out.accepted, decisions: out.decisions)
         }
     }
 }
 
+extension RecordProcessor where Sessions == SessionTable<StandardEnricher> {
+    /// A processor that owns its sessions (the stream's, one per partition).
+    /// - Throws: ``GeoBridge/GEOSError`` when GEOS cannot make a context.
+    init(configuration: EngineConfiguration, lookup: LocationLookup, format: RecordFormat,
+         emitRejected: Bool, collectsAccepted: Bool) throws {
+        try self.init(configuration: configuration, lookup: lookup, format: format, emitRejected: emitRejected,
+                      collectsAccepted: collectsAccepted,
+                      sessions: SessionTable(configuration: configuration,
+                                             enricher: try StandardEnricher(lookup: lookup, configuration: configuration)))
+    }
+}
+
+/// Where a ``RecordProcessor``'s sessions live and how a record is decided against them.
+protocol SessionDecisions {
+    /// Decides on a fix and enriches it when accepted.
+    mutating func ingest(_ fix: Fix, session: SessionID, consent: Consent?) -> FixDecision
+    /// The live location for an event of `session` at `time`, or `nil`.
+    mutating func attach(session: SessionID, at time: Timestamp, consent: Consent?) -> Attachment?
+    /// Sessions holding location state.
+    var liveSessions: Int { get }
+}
+
+extension SessionTable: SessionDecisions {}
+
+/// Sessions in a ``LocationEngine`` shared by many processors: each call locks the session's
+/// shard for the one decision.
+struct SharedSessions: SessionDecisions, Sendable {
+    let engine: LocationEngine<StandardEnricher>
+
+    func ingest(_ fix: Fix, session: SessionID, consent: Consent?) -> FixDecision {
+        engine.ingest(fix, session: session, consent: consent)
+    }
+
+    func attach(session: SessionID, at time: Timestamp, consent: Consent?) -> Attachment? {
+        engine.attach(session: session, at: time, consent: consent)
+    }
+
+    var liveSessions: Int { engine.liveSessions }
+}
+
 /// What the engine decided about one record.
-enum RecordDecision {
+public enum RecordDecision: Sendable, Hashable {
     /// A fix, accepted and enriched.
     case accepted(Enrichment)
     /// A fix, rejected.
@@ -228,6 +278,25 @@ enum RecordDecision {
     case attached(Attachment)
     /// An event without a location.
     case unattached
+
+    /// The record's `geo` values: an accepted fix's, or the location attached to an event.
+    public var enrichment: Enrichment? {
+        switch self {
+        case .accepted(let enrichment): enrichment
+        case .attached(let attachment): attachment.enrichment
+        case .rejected, .unattached: nil
+        }
+    }
+
+    /// The record's `geo` object as JSON (`{"lat":…,…}`, the object the output line carries),
+    /// or `nil` when the record has no location.
+    public var geoJSON: [UInt8]? {
+        switch self {
+        case .accepted(let enrichment): Splice.geoObject(enrichment, ageMilliseconds: 0)
+        case .attached(let attachment): Splice.geoObject(attachment.enrichment, ageMilliseconds: attachment.ageMilliseconds)
+        case .rejected, .unattached: nil
+        }
+    }
 
     /// The figure of the statistics it adds to.
     var outcome: LineOutcome {

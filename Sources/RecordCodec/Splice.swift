@@ -60,6 +60,28 @@ public enum Splice {
         }
     }
 
+    /// A `geo` object alone, `{"lat":…,…}`, as a line enriched with it carries it (a service
+    /// answers a request with it).
+    /// - Parameters:
+    ///   - geo: the values of the `geo` object.
+    ///   - ageMilliseconds: milliseconds from the fix to the record it describes.
+    public static func geoObject(_ geo: Enrichment, ageMilliseconds: Int64) -> [UInt8] {
+        let rendered = RenderedGeo(geo)
+        var out: [UInt8] = []
+        out.reserveCapacity(rendered.bytes.count + 20)
+        // the rendering starts `,"geo":` (its key, for a splice); the object follows it
+        let objectStart = rendered.bytes.firstIndex(of: UInt8(ascii: "{"))!
+        out.append(contentsOf: rendered.bytes[objectStart..<rendered.ageOffset])
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var writer = ByteWriter(buffer)
+            OrjsonText.writeInteger(ageMilliseconds, to: &writer)
+            out.append(contentsOf: writer.written)
+        }
+        // and ends `}}`: the object's brace, then the record's
+        out.append(contentsOf: rendered.bytes[rendered.ageOffset..<(rendered.bytes.count - 1)])
+        return out
+    }
+
     /// The enriched line as a new array; see ``append(line:closingBrace:geo:ageMilliseconds:to:)``.
     /// - Parameters:
     ///   - line: the input line.

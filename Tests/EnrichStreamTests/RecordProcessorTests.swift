@@ -8,7 +8,7 @@ import TestSupport
 /// each format makes of its outcomes.
 @Suite struct RecordProcessorTests {
     static func processor(_ format: RecordFormat = .canonical, emitRejected: Bool = false,
-                          configuration: EngineConfiguration = EngineConfiguration()) throws -> RecordProcessor {
+                          configuration: EngineConfiguration = EngineConfiguration()) throws -> RecordProcessor<SessionTable<StandardEnricher>> {
         try RecordProcessor(configuration: configuration, lookup: StreamRun.lookup, format: format,
                             emitRejected: emitRejected, collectsAccepted: true)
     }
