@@ -75,6 +75,9 @@ let package = Package(
         // (coalescing, ordering, retries, bounds) driven over async-http-client.
         .target(name: "LocationPush", dependencies: [
             "ThreadSharing",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "CoreMetrics", package: "swift-metrics"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -106,6 +109,10 @@ let package = Package(
                     exclude: ["Fixtures"]),
         .testTarget(name: "LocationPushTests", dependencies: [
             "LocationPush", "ThreadSharing",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "MetricsTestKit", package: "swift-metrics"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -79,7 +79,7 @@ public final class GeoEnricher: Sendable {
     /// Safe to call from any task or thread; returns in microseconds.
     public func enrich<Bytes: Collection<UInt8>>(line: Bytes) -> EnrichedLine {
         let result: RecordProcessor<SharedSessions>.LineResult
-        let started = ContinuousClock.now
+        let stopwatch = Stopwatch()
         if let contiguous = line as? [UInt8] {
             result = withProcessor { $0.process(line: contiguous) }
         } else {
@@ -87,7 +87,7 @@ public final class GeoEnricher: Sendable {
             result = withProcessor { $0.process(line: copy) }
         }
         let enriched = EnrichedLine(result)
-        record(enriched, line: line, seconds: started.duration(to: .now))
+        record(enriched, line: line, nanoseconds: stopwatch.elapsedNanoseconds)
         return enriched
     }
 
@@ -151,7 +151,7 @@ public final class GeoEnricher: Sendable {
         return result
     }
 
-    private func record<Bytes: Collection<UInt8>>(_ line: EnrichedLine, line bytes: Bytes, seconds: Duration) {
+    private func record<Bytes: Collection<UInt8>>(_ line: EnrichedLine, line bytes: Bytes, nanoseconds: Int64) {
         if let reason = line.badReason {
             metrics.bad(reason)
             logger.debug("bad line", metadata: ["reason": "\(reason.rawValue)"])
@@ -161,7 +161,7 @@ public final class GeoEnricher: Sendable {
         if logger.logLevel <= .trace {
             logger.trace("line", metadata: ["line": "\(String(decoding: bytes, as: UTF8.self))"])
         }
-        metrics.latency.recordNanoseconds(seconds.nanoseconds)
+        metrics.latency.recordNanoseconds(nanoseconds)
         totals.withLock { totals in
             totals.bytes += bytes.count + 1
             if line.badReason != nil {
@@ -295,14 +295,5 @@ struct EnrichMetrics: Sendable {
             }
             records.increment()
         }
-    }
-}
-
-extension Duration {
-    /// The duration in whole nanoseconds (saturating).
-    var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? .max : whole &+ attoseconds / 1_000_000_000
     }
 }

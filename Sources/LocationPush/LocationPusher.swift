@@ -1,6 +1,9 @@
 import AsyncHTTPClient
+import CoreMetrics
+import Logging
 import NIOCore
 import NIOHTTP1
+import ServiceLifecycle
 import ThreadSharing
 
 #if canImport(Glibc)
@@ -15,11 +18,15 @@ import Darwin
 /// kept alive.
 ///
 /// ``submit(session:body:)`` never waits for the network: it records the update and returns
-/// (call it from any thread). ``drain(timeout:)`` waits for what is left at the end of a run and
-/// hands back what could not be delivered.
+/// (call it from any thread). ``drain(timeout:interrupted:)`` waits for what is left at the end
+/// of a run and hands back what could not be delivered.
+///
+/// In a service, run it as a swift-service-lifecycle `Service`: ``run()`` waits for the graceful
+/// shutdown, then drains for ``drainTimeout`` seconds, logs each dead letter (its session and
+/// reason, never the key or the location) and keeps them in ``deadLetters``.
 ///
 /// ```swift
-/// let pusher = try LocationPusher(endpoint: PushEndpoint(baseURL: url, apiKey: key))
+/// let pusher = LocationPusher(endpoint: try PushEndpoint(baseURL: url, apiKey: key))
 /// pusher.submit(session: "s-42", body: Array(#"{"latitude":49.9,"longitude":-97.1}"#.utf8))
 /// let undelivered = await pusher.drain(timeout: 30)
 /// try await pusher.shutdown()
@@ -27,7 +34,12 @@ import Darwin
 public final class LocationPusher: Sendable {
     public let endpoint: PushEndpoint
     public let policy: PushPolicy
+    /// Seconds that ``run()`` waits for the pushes under way once the service is asked to stop.
+    public let drainTimeout: Double
     private let client: HTTPClient
+    /// Whether the pusher made its client (and so shuts it down), or was given the service's.
+    private let ownsClient: Bool
+    private let clientShutDown = Monitor(false)
     // pthread locks rather than `Synchronization.Mutex`: the test command runs the push's tests
     // under the thread sanitizer, which does not see Mutex's locking (see ThreadSharing)
     private let scheduler: Monitor<PushScheduler>
@@ -35,24 +47,65 @@ public final class LocationPusher: Sendable {
     /// first given up.
     private let letters = Monitor(DeadLetters())
     private let started = ContinuousClock.now
+    private let logger: Logger
+    private let metrics: PushMetrics
 
     /// - Parameters:
     ///   - endpoint: where to send, with the key.
     ///   - policy: bounds and backoff.
-    public init(endpoint: PushEndpoint, policy: PushPolicy = PushPolicy()) {
+    ///   - httpClient: the service's client, to share its connections and event loops; the
+    ///     pusher never shuts it down. It must not follow redirects (a followed redirect would
+    ///     carry the key to another host): make it with ``httpClientConfiguration(policy:)``,
+    ///     or set `redirectConfiguration = .disallow`. A redirect that such a client follows
+    ///     anyway is counted as a refused delivery and logged as an error. Without a client,
+    ///     the pusher makes its own and shuts it down in ``shutdown()``, at the end of
+    ///     ``run()``, or, failing both, when it is released.
+    ///   - drainTimeout: seconds that ``run()`` waits at shutdown for the pushes under way.
+    ///   - logger: where to log (quiet by default): retries at `debug`, dead letters at
+    ///     `warning`; never the key, never a location.
+    ///   - metrics: where the push's counters go (default: the process's `MetricsSystem`).
+    public init(endpoint: PushEndpoint, policy: PushPolicy = PushPolicy(), httpClient: HTTPClient? = nil,
+                drainTimeout: Double = 30, logger: Logger = LocationPusher.quietLogger,
+                metrics: (any MetricsFactory)? = nil) {
         self.endpoint = endpoint
         self.policy = policy
+        self.drainTimeout = drainTimeout
+        self.logger = logger
+        self.metrics = PushMetrics(factory: metrics ?? MetricsSystem.factory)
+        if let httpClient {
+            client = httpClient
+            ownsClient = false
+        } else {
+            client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.httpClientConfiguration(policy: policy))
+            ownsClient = true
+        }
+        scheduler = Monitor(PushScheduler(policy: policy))
+    }
+
+    /// The configuration of the client the pusher makes: connections kept for a minute, as many
+    /// per host as ``PushPolicy/maxInFlight``, the policy's request timeout, and redirects never
+    /// followed (async-http-client re-sends a followed request with its headers, the API key
+    /// among them, to whatever host `Location` names; a 3xx is a refused delivery, reported
+    /// with its status). Use it for a client you give the pusher.
+    public static func httpClientConfiguration(policy: PushPolicy) -> HTTPClient.Configuration {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool = .init(idleTimeout: .seconds(60),
                                              concurrentHTTP1ConnectionsPerHostSoftLimit: policy.maxInFlight)
         configuration.timeout = .init(connect: .seconds(5), read: .milliseconds(Int64(policy.requestTimeout * 1000)))
         configuration.decompression = .disabled
-        // never follow a redirect: async-http-client re-sends a followed request with its headers,
-        // the API key among them, to whatever host `Location` names (a 3xx is a refused delivery,
-        // reported with its status; see `classify`)
         configuration.redirectConfiguration = .disallow
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        scheduler = Monitor(PushScheduler(policy: policy))
+        return configuration
+    }
+
+    /// A logger that logs nothing: the default, so that a library is quiet unless asked.
+    public static let quietLogger = Logger(label: "geo-enrich.push", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    deinit {
+        // a client of our own that nobody shut down: shut it down now rather than trap (the
+        // client's debug check) or leak its connections; the future keeps it alive until done
+        if ownsClient && !clientShutDown.withLock({ $0 }) {
+            _ = client.shutdown()
+        }
     }
 
     /// Seconds since the pusher was made (the scheduler's clock).
@@ -64,11 +117,24 @@ public final class LocationPusher: Sendable {
     /// What the push has done so far.
     public var statistics: PushStatistics { scheduler.withLock { $0.statistics } }
 
+    /// The dead letters kept so far: each session's newest update given up, with the reason.
+    public var deadLetters: [DeadLetter] { letters.withLock { $0.inOrder } }
+
     /// Records a new location of `session` (the PUT body, JSON) and returns at once.
     public func submit(session: String, body: [UInt8]) {
         let t = now
-        let actions = scheduler.withLock { $0.submit(session: session, body: body, now: t) }
-        perform(actions)
+        perform(schedule { $0.submit(session: session, body: body, now: t) })
+    }
+
+    /// Runs one step of the scheduler under its lock and counts what it changed in the metrics.
+    private func schedule(_ step: (inout PushScheduler) -> [PushScheduler.Action]) -> [PushScheduler.Action] {
+        let (before, actions, after) = scheduler.withLock { scheduler in
+            let before = scheduler.statistics
+            let actions = step(&scheduler)
+            return (before, actions, scheduler.statistics)
+        }
+        metrics.count(from: before, to: after)
+        return actions
     }
 
     /// Waits until every update is delivered or given up, or `timeout` seconds pass, or
@@ -83,13 +149,17 @@ public final class LocationPusher: Sendable {
             try? await Task.sleep(nanoseconds: 5_000_000)
         }
         let reason = cut ? "not delivered: the drain was interrupted" : "not delivered within the drain timeout of \(timeout) s"
-        let actions = scheduler.withLock { $0.abandonAll(reason: reason) }
-        perform(actions)
+        perform(schedule { $0.abandonAll(reason: reason) })
         return letters.withLock { $0.inOrder }
     }
 
-    /// Closes the connections.
+    /// Closes the connections of the pusher's own client (a client it was given is left to
+    /// its owner). Safe to call more than once.
     public func shutdown() async throws {
+        guard ownsClient, clientShutDown.withLock({ done in
+            defer { done = true }
+            return !done
+        }) else { return }
         try await client.shutdown()
     }
 
@@ -101,12 +171,15 @@ public final class LocationPusher: Sendable {
             case .send(let session, let body, _):
                 Task { await self.send(session: session, body: body) }
             case .wait(let session, let delay):
+                logger.debug("push retry scheduled", metadata: ["session": "\(session)", "delay_s": "\(delay)"])
                 Task {
                     try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
                     let t = self.now
-                    self.perform(self.scheduler.withLock { $0.retryDue(session: session, now: t) })
+                    self.perform(self.schedule { $0.retryDue(session: session, now: t) })
                 }
             case .deadLetter(let letter):
+                logger.warning("push given up", metadata: ["session": "\(letter.session)", "reason": "\(letter.reason)",
+                                                           "attempts": "\(letter.attempts)"])
                 letters.withLock { $0.keep(letter) }
             case .dropDeadLetter(let session):
                 letters.withLock { $0.drop(session: session) }
@@ -115,9 +188,11 @@ public final class LocationPusher: Sendable {
     }
 
     private func send(session: String, body: [UInt8]) async {
+        let stopwatch = Stopwatch()
         let outcome = await put(session: session, body: body)
+        metrics.requestDuration.recordNanoseconds(stopwatch.elapsedNanoseconds)
         let t = now
-        perform(scheduler.withLock { $0.completed(session: session, outcome: outcome, now: t) })
+        perform(schedule { $0.completed(session: session, outcome: outcome, now: t) })
     }
 
     /// One PUT, classified.
@@ -128,9 +203,15 @@ public final class LocationPusher: Sendable {
         request.headers.add(name: "X-API-Key", value: endpoint.apiKey.value)
         request.body = .bytes(ByteBuffer(bytes: body))
         do {
-            let response = try await client.execute(request, timeout: .milliseconds(Int64(policy.requestTimeout * 1000)))
+            let response = try await client.execute(request, timeout: .milliseconds(Int64(policy.requestTimeout * 1000)),
+                                                    logger: logger)
             // read the answer to its end, so that the connection can be reused
             _ = try await response.body.collect(upTo: 1 << 20)
+            if response.history.count > 1 {
+                // only a client given to us can follow one (ours never does): the key went along
+                logger.error("the HTTP client given to the pusher followed a redirect; give it redirectConfiguration .disallow")
+                return .refused(reason: "HTTP \(response.history[0].responseHead.status.code) (a redirect, followed by the given HTTP client)")
+            }
             return Self.classify(status: Int(response.status.code),
                                  retryAfter: response.headers.first(name: "Retry-After"), now: Self.unixTime())
         } catch {
@@ -153,16 +234,69 @@ public final class LocationPusher: Sendable {
         }
     }
 
-    /// An error for a reason text: its type and description, which never hold the key (only
-    /// the body and URL are ours in a request, and the header is not echoed by the client).
+    /// An error for a reason text, with its cause in words where it is a common one (a refused
+    /// connection, a timeout), then the error itself; never the key (only the body and URL are
+    /// ours in a request, and the header is not echoed by the client).
     static func describe(_ error: any Error) -> String {
-        "\(error)"
+        let text = "\(error)"
+        let causes: [(needle: String, words: String)] = [
+            ("connectTimeout", "connect timed out"), ("deadlineExceeded", "no answer within the request timeout"),
+            ("readTimeout", "no answer within the request timeout"),
+            ("Connection refused", "connection refused"), ("ECONNREFUSED", "connection refused"),
+            ("connection reset", "connection reset"), ("remoteConnectionClosed", "connection closed by the server"),
+        ]
+        for cause in causes where text.contains(cause.needle) { return "\(cause.words) (\(text))" }
+        return text
     }
 
     static func unixTime() -> Double {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+    }
+}
+
+extension LocationPusher: Service {
+    /// Runs until the service group shuts down gracefully (or the task is cancelled), then
+    /// drains for ``drainTimeout`` seconds, keeps what was not delivered in ``deadLetters``
+    /// (each logged at `warning`), and shuts its own client down.
+    public func run() async throws {
+        try? await gracefulShutdown()
+        let letters = await drain(timeout: drainTimeout)
+        if !letters.isEmpty {
+            logger.warning("push drained with dead letters", metadata: ["dead_letters": "\(letters.count)"])
+        }
+        try await shutdown()
+    }
+}
+
+/// The push's counters, named after its statistics: `geo_enrich_push_submitted_total`,
+/// `…_pushed_total` (delivered), `…_coalesced_total`, `…_failed_total` (dead letters),
+/// `…_retries_total`; and `geo_enrich_push_request_duration_seconds`, a timer per request.
+struct PushMetrics: Sendable {
+    let submitted, pushed, coalesced, failed, retries: Counter
+    let requestDuration: CoreMetrics.Timer
+
+    init(factory: any MetricsFactory) {
+        func counter(_ name: String) -> Counter { Counter(label: "geo_enrich_push_\(name)_total", factory: factory) }
+        submitted = counter("submitted")
+        pushed = counter("pushed")
+        coalesced = counter("coalesced")
+        failed = counter("failed")
+        retries = counter("retries")
+        requestDuration = CoreMetrics.Timer(label: "geo_enrich_push_request_duration_seconds", dimensions: [],
+                                            preferredDisplayUnit: .seconds, factory: factory)
+    }
+
+    /// Adds what changed between two readings of the statistics. `failed` may go down (a dead
+    /// letter superseded moves to `coalesced`): a counter only rises, so it counts letters
+    /// given up, superseded or not.
+    func count(from a: PushStatistics, to b: PushStatistics) {
+        if b.submitted > a.submitted { submitted.increment(by: Int64(b.submitted - a.submitted)) }
+        if b.pushed > a.pushed { pushed.increment(by: Int64(b.pushed - a.pushed)) }
+        if b.coalesced > a.coalesced { coalesced.increment(by: Int64(b.coalesced - a.coalesced)) }
+        if b.failed > a.failed { failed.increment(by: Int64(b.failed - a.failed)) }
+        if b.retries > a.retries { retries.increment(by: Int64(b.retries - a.retries)) }
     }
 }
 
