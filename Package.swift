@@ -74,7 +74,7 @@ let package = Package(
         // Accepted locations to the MobileTracker session-location endpoint: a pure scheduler
         // (coalescing, ordering, retries, bounds) driven over async-http-client.
         .target(name: "LocationPush", dependencies: [
-            "ThreadSharing",
+            "GeoModel", "ThreadSharing",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

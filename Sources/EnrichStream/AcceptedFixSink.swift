@@ -1,3 +1,5 @@
+import GeoModel
+
 /// Receives every accepted fix of a run (contract rule 8: each becomes a push), once its line
 /// has been written: in input order for each session, never for a line after the run stopped.
 /// Called from the pipeline's writer thread; an implementation must return at once (queue the
@@ -6,5 +8,5 @@ public protocol AcceptedFixSink: Sendable {
     /// - Parameters:
     ///   - session: the fix's session id.
     ///   - body: `{"latitude":…,"longitude":…,"accuracy":…}` (JSON; accuracy left out when absent).
-    func accepted(session: String, body: [UInt8])
+    func accepted(session: SessionID, body: [UInt8])
 }

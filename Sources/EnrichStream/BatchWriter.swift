@@ -122,7 +122,7 @@ final class BatchWriter {
         for output in batch.outputs {
             for accepted in output.accepted where Int(accepted.line) < limit {
                 let fix = accepted.enrichment
-                pushSink.accepted(session: accepted.session.rawValue,
+                pushSink.accepted(session: accepted.session,
                                   body: PushBody.json(latitude: fix.latitude, longitude: fix.longitude,
                                                       accuracy: fix.accuracy))
             }

@@ -59,7 +59,7 @@ struct RecordProcessor<Sessions: SessionDecisions> {
     /// Decides one record, whatever its format: its consent, then its fix through the engine's
     /// rules or, for an event, the session's live location.
     mutating func decide(_ record: ParsedRecord, session: SessionID) -> RecordDecision {
-        let consent = record.consent?.engineConsent
+        let consent = record.consent
         if let parsed = record.fix {
             switch sessions.ingest(Self.fix(parsed, at: record.timestamp), session: session, consent: consent) {
             case .accepted(let enrichment): return .accepted(enrichment)
@@ -305,17 +305,6 @@ public enum RecordDecision: Sendable, Hashable {
         case .rejected(let reason): LineOutcome(reason)
         case .attached: .eventEnriched
         case .unattached: .event
-        }
-    }
-}
-
-extension RecordConsent {
-    /// The engine's consent state of the same name.
-    var engineConsent: Consent {
-        switch self {
-        case .optIn: .optIn
-        case .optOut: .optOut
-        case .notSet: .notSet
         }
     }
 }

@@ -103,7 +103,7 @@ struct PushOptions: ParsableArguments {
 /// Feeds accepted fixes to the pusher (never waits for the network).
 struct PusherSink: AcceptedFixSink {
     let pusher: LocationPusher
-    func accepted(session: String, body: [UInt8]) { pusher.submit(session: session, body: body) }
+    func accepted(session: SessionID, body: [UInt8]) { pusher.submit(session: session, body: body) }
 }
 
 /// Runs async work from the synchronous command and waits for it.

@@ -3,6 +3,7 @@ import FoundationEssentials  // not Foundation: its link brings 34 MB of ICU dat
 #else
 import Foundation
 #endif
+import GeoModel
 
 /// What `push --replay` takes from a dead-letter line: the strings `session_id` and `body` of a
 /// JSON object (other keys are ignored).
@@ -18,7 +19,7 @@ import Foundation
 /// line, which `JSONSerialization` read as 0 and `JSONDecoder` refuses, so such a line is now
 /// reported as not a dead-letter line (exit status 1) instead of being replayed.
 struct ReplayedLetter {
-    let session: String
+    let session: SessionID
     let body: String
 
     /// `nil` when the line is not a JSON object with string values for both keys.
@@ -26,7 +27,7 @@ struct ReplayedLetter {
         let bytes = Array(line)
         guard case .object? = try? JSONDecoder().decode(AnyJSON.self, from: Data(bytes)),
               let values = Self.lastValues(bytes),
-              let session = values["session_id"].flatMap({ Self.string(bytes[$0]) }),
+              let session = values["session_id"].flatMap({ Self.string(bytes[$0]) }).flatMap(SessionID.init),
               let body = values["body"].flatMap({ Self.string(bytes[$0]) }) else { return nil }
         self.session = session
         self.body = body

@@ -6,7 +6,7 @@ public enum DeadLetterFile {
     public static func line(_ letter: DeadLetter) -> [UInt8] {
         var out: [UInt8] = []
         out += #"{"session_id":"#.utf8
-        appendString(Array(letter.session.utf8), to: &out)
+        appendString(Array(letter.session.rawValue.utf8), to: &out)
         out += #","body":"#.utf8
         appendString(letter.body, to: &out)
         out += #","reason":"#.utf8

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import CoreMetrics
+@_exported import GeoModel
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -121,7 +122,7 @@ public final class LocationPusher: Sendable {
     public var deadLetters: [DeadLetter] { letters.withLock { $0.inOrder } }
 
     /// Records a new location of `session` (the PUT body, JSON) and returns at once.
-    public func submit(session: String, body: [UInt8]) {
+    public func submit(session: SessionID, body: [UInt8]) {
         let t = now
         perform(schedule { $0.submit(session: session, body: body, now: t) })
     }
@@ -187,7 +188,7 @@ public final class LocationPusher: Sendable {
         }
     }
 
-    private func send(session: String, body: [UInt8]) async {
+    private func send(session: SessionID, body: [UInt8]) async {
         let stopwatch = Stopwatch()
         let outcome = await put(session: session, body: body)
         metrics.requestDuration.recordNanoseconds(stopwatch.elapsedNanoseconds)
@@ -196,7 +197,7 @@ public final class LocationPusher: Sendable {
     }
 
     /// One PUT, classified.
-    private func put(session: String, body: [UInt8]) async -> PushScheduler.Outcome {
+    private func put(session: SessionID, body: [UInt8]) async -> PushScheduler.Outcome {
         var request = HTTPClientRequest(url: endpoint.url(session: session))
         request.method = .PUT
         request.headers.add(name: "Content-Type", value: "application/json")
@@ -302,7 +303,7 @@ struct PushMetrics: Sendable {
 
 /// Dead letters by session: the newest of each, in the order sessions were first given up.
 struct DeadLetters {
-    private var bySession: [String: (order: Int, letter: DeadLetter)] = [:]
+    private var bySession: [SessionID: (order: Int, letter: DeadLetter)] = [:]
     private var next = 0
 
     mutating func keep(_ letter: DeadLetter) {
@@ -311,7 +312,7 @@ struct DeadLetters {
         bySession[letter.session] = (order, letter)
     }
 
-    mutating func drop(session: String) { bySession[session] = nil }
+    mutating func drop(session: SessionID) { bySession[session] = nil }
 
     var inOrder: [DeadLetter] { bySession.values.sorted { $0.order < $1.order }.map(\.letter) }
 }

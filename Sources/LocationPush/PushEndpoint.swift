@@ -1,3 +1,5 @@
+import GeoModel
+
 /// Where and how the updates go: the MobileTracker seed's "Update Session Location",
 /// `PUT {base}/v2/tracking-session/{sessionId}/location` with `Content-Type: application/json`
 /// and `X-API-Key`.
@@ -72,8 +74,8 @@ public struct PushEndpoint: Sendable {
     /// The URL of `session`'s location, the id percent-encoded (all but RFC 3986's unreserved
     /// characters, byte by byte of its UTF-8; and the ids `.` and `..`, which a URL's path would
     /// read as "this" and "the parent" segment, as `%2E` and `%2E%2E`).
-    public func url(session: String) -> String {
-        baseURL + "/v2/tracking-session/" + Self.percentEncoded(session) + "/location"
+    public func url(session: SessionID) -> String {
+        baseURL + "/v2/tracking-session/" + Self.percentEncoded(session.rawValue) + "/location"
     }
 
     static func percentEncoded(_ text: String) -> String {

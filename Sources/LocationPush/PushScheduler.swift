@@ -1,3 +1,5 @@
+import GeoModel
+
 /// The push policy as a pure state machine: what to send, when to retry, what to give up on.
 /// No clock, no network, no randomness of its own: events come in with the time, actions come
 /// out, and the driver (``LocationPusher``) performs them. Deterministic, hence tested directly.
@@ -17,14 +19,14 @@ public struct PushScheduler: Sendable {
     /// What the driver must do.
     public enum Action: Sendable, Equatable {
         /// Send `body` for `session` (attempt 1, 2, …).
-        case send(session: String, body: [UInt8], attempt: Int)
+        case send(session: SessionID, body: [UInt8], attempt: Int)
         /// Call ``retryDue(session:now:)`` for `session` after `delay` seconds.
-        case wait(session: String, delay: Double)
+        case wait(session: SessionID, delay: Double)
         /// Give up on an update: record it for a later replay, in place of any earlier dead
         /// letter of its session (a replay must not send an older location after a newer one).
         case deadLetter(DeadLetter)
         /// A newer location of `session` was delivered: its dead letter is out of date; drop it.
-        case dropDeadLetter(session: String)
+        case dropDeadLetter(session: SessionID)
     }
 
     /// How a request ended.
@@ -50,15 +52,15 @@ public struct PushScheduler: Sendable {
     }
 
     public let policy: PushPolicy
-    private var sessions: [String: SessionState] = [:]
+    private var sessions: [SessionID: SessionState] = [:]
     /// Sessions waiting for a free slot, first come first served.
-    private var ready: [String] = []
+    private var ready: [SessionID] = []
     private var readyHead = 0
     private var rng: SplitMix64
     public private(set) var inFlight = 0
     public private(set) var statistics = PushStatistics()
     /// Sessions with a dead letter kept.
-    private var lettered: Set<String> = []
+    private var lettered: Set<SessionID> = []
 
     /// - Parameters:
     ///   - policy: the bounds and backoff.
@@ -75,7 +77,7 @@ public struct PushScheduler: Sendable {
     public var isIdle: Bool { sessions.isEmpty }
 
     /// A new location for `session` (the body of its PUT).
-    public mutating func submit(session: String, body: [UInt8], now: Double) -> [Action] {
+    public mutating func submit(session: SessionID, body: [UInt8], now: Double) -> [Action] {
         statistics.submitted += 1
         guard var state = sessions[session] else {
             sessions[session] = SessionState(current: body, phase: .queued)
@@ -96,7 +98,7 @@ public struct PushScheduler: Sendable {
     }
 
     /// A request of `session` ended.
-    public mutating func completed(session: String, outcome: Outcome, now: Double) -> [Action] {
+    public mutating func completed(session: SessionID, outcome: Outcome, now: Double) -> [Action] {
         guard var state = sessions[session], state.phase == .inFlight else { return [] }
         inFlight -= 1
         var actions: [Action] = []
@@ -147,7 +149,7 @@ public struct PushScheduler: Sendable {
     }
 
     /// The backoff of `session` is over: send again when a slot is free.
-    public mutating func retryDue(session: String, now: Double) -> [Action] {
+    public mutating func retryDue(session: SessionID, now: Double) -> [Action] {
         guard var state = sessions[session], state.phase == .backingOff else { return [] }
         state.phase = .queued
         sessions[session] = state
@@ -158,7 +160,7 @@ public struct PushScheduler: Sendable {
     /// becomes a dead letter (an older one in flight counts as coalesced).
     public mutating func abandonAll(reason: String) -> [Action] {
         var actions: [Action] = []
-        for (session, state) in sessions.sorted(by: { $0.key < $1.key }) {
+        for (session, state) in sessions.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             var body = state.current
             if let pending = state.pending {
                 statistics.coalesced += 1
@@ -187,7 +189,7 @@ public struct PushScheduler: Sendable {
     }
 
     /// A newer update of `session` was delivered: its dead letter, if any, is out of date.
-    private mutating func delivered(_ session: String) -> [Action] {
+    private mutating func delivered(_ session: SessionID) -> [Action] {
         guard lettered.remove(session) != nil else { return [] }
         statistics.failed -= 1
         statistics.coalesced += 1
@@ -197,7 +199,7 @@ public struct PushScheduler: Sendable {
     // MARK: Slots
 
     /// Sends `session`'s current update if a slot is free, else queues the session.
-    private mutating func schedule(_ session: String, now: Double) -> [Action] {
+    private mutating func schedule(_ session: SessionID, now: Double) -> [Action] {
         guard inFlight < policy.maxInFlight else {
             ready.append(session)
             return []
@@ -205,7 +207,7 @@ public struct PushScheduler: Sendable {
         return [start(session, now: now)]
     }
 
-    private mutating func start(_ session: String, now: Double) -> Action {
+    private mutating func start(_ session: SessionID, now: Double) -> Action {
         var state = sessions[session]!
         state.phase = .inFlight
         state.attempts += 1
@@ -278,13 +280,13 @@ public struct PushStatistics: Sendable, Equatable {
 
 /// An update that was not delivered, with why: a line of the dead-letter file.
 public struct DeadLetter: Sendable, Equatable {
-    public var session: String
+    public var session: SessionID
     /// The PUT body, JSON.
     public var body: [UInt8]
     public var reason: String
     public var attempts: Int
 
-    public init(session: String, body: [UInt8], reason: String, attempts: Int) {
+    public init(session: SessionID, body: [UInt8], reason: String, attempts: Int) {
         self.session = session
         self.body = body
         self.reason = reason

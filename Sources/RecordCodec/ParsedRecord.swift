@@ -12,14 +12,14 @@ public struct ParsedRecord: Sendable, Equatable {
     /// so callers that subtract timestamps must not assume the difference fits.
     public var timestamp: Int64
     /// The record's `consent`; `nil` when absent or JSON `null`.
-    public var consent: RecordConsent?
+    public var consent: Consent?
     /// The position of a fix (top-level `"type"` equal to `"location"`); `nil` for an event.
     public var fix: ParsedFix?
     /// Byte offset of the object's closing `}` in the line: the splice point.
     public var closingBraceOffset: Int
 
     /// Collects a record's fields; each parameter is the property of the same name.
-    public init(sessionID: String, timestamp: Int64, consent: RecordConsent?, fix: ParsedFix?,
+    public init(sessionID: String, timestamp: Int64, consent: Consent?, fix: ParsedFix?,
                 closingBraceOffset: Int) {
         self.sessionID = sessionID
         self.timestamp = timestamp

@@ -159,12 +159,12 @@ struct RecordFields {
     }
 
     /// `consent`: absent or null (`nil`), or one of the three strings; anything else fails.
-    func consent(_ slot: ValueSlot) -> Result<RecordConsent?, BadLineReason> {
+    func consent(_ slot: ValueSlot) -> Result<Consent?, BadLineReason> {
         switch slot.kind {
         case .absent, .null:
             return .success(nil)
         case .string:
-            let consent = withDecodedString(slot) { text -> RecordConsent? in
+            let consent = withDecodedString(slot) { text -> Consent? in
                 if JSONLineScanner.equals(text, "optIn") { return .optIn }
                 if JSONLineScanner.equals(text, "optOut") { return .optOut }
                 if JSONLineScanner.equals(text, "notSet") { return .notSet }

@@ -160,7 +160,7 @@ extension RecordFields {
         guard RecordFields.isRepresentable(milliseconds) else { throw BadRecord(.badTimestamp) }
     }
 
-    func requireConsent(_ node: JSONTree?) throws(BadRecord) -> RecordConsent? {
+    func requireConsent(_ node: JSONTree?) throws(BadRecord) -> Consent? {
         switch consent(node.slot) {
         case .success(let c): return c
         case .failure(let reason): throw BadRecord(reason)

@@ -82,7 +82,7 @@ struct ModelTests {
     static func stream(seed: UInt64, count: Int, ordered: Bool, sessions sessionCount: Int = 12) -> [Record] {
         var rng = SplitMix64(seed: seed)
         var records: [Record] = []
-        let sessions = (0..<sessionCount).map { SessionID("s-\($0)")! }
+        let sessions = (0..<sessionCount).map { SessionID("s-\($0)") }
         var clock = [Int64](repeating: 1_764_237_600_000, count: sessions.count)
         var position = (0..<sessions.count).map { i in
             let lng = (Double(i) * 0.5 - 3).truncatingRemainder(dividingBy: 360)

@@ -15,7 +15,7 @@ import Testing
     }
 
     @Test func valuesEncodeAsTheRecordsWriteThem() throws {
-        let sample = Sample(session: SessionID("s-42")!, at: Timestamp(milliseconds: 1_764_237_600_000),
+        let sample = Sample(session: SessionID("s-42"), at: Timestamp(milliseconds: 1_764_237_600_000),
                             cell: try H3Cell(string: "8f271c973aa4594"), country: CountryCode("CA")!,
                             postal: PostalCode("R3C 4L9")!, consent: .optOut)
         let encoder = JSONEncoder()

@@ -40,10 +40,10 @@ import Testing
         defer { server.stop() }
         let pusher = try pusher(port: port)
         let sessions = 60, updates = 25
-        var last: [String: Int] = [:]
+        var last: [SessionID: Int] = [:]
         for u in 0..<updates {
             for s in 0..<sessions {
-                let id = "s-\(s)/ü"  // percent-encoded in the path
+                let id: SessionID = "s-\(s)/ü"  // percent-encoded in the path
                 pusher.submit(session: id, body: Self.body(u))
                 last[id] = u
             }
@@ -64,7 +64,7 @@ import Testing
         for r in requests { byPath[r.path, default: []].append(r) }
         #expect(byPath.count == sessions)
         for (id, lastUpdate) in last {
-            let path = "/v2/tracking-session/\(PushEndpoint.percentEncoded(id))/location"
+            let path = "/v2/tracking-session/\(PushEndpoint.percentEncoded(id.rawValue))/location"
             let seen = byPath[path] ?? []
             let counters = seen.compactMap { Self.counter($0.body) }
             #expect(counters.count == seen.count, "no invented bodies")

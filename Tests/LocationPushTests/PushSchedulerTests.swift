@@ -5,7 +5,7 @@ import Testing
 @Suite struct PushSchedulerTests {
     func body(_ n: Int) -> [UInt8] { Array(#"{"latitude":\#(n),"longitude":0}"#.utf8) }
 
-    func sends(_ actions: [PushScheduler.Action]) -> [(String, [UInt8])] {
+    func sends(_ actions: [PushScheduler.Action]) -> [(SessionID, [UInt8])] {
         actions.compactMap { if case .send(let s, let b, _) = $0 { (s, b) } else { nil } }
     }
 
@@ -97,13 +97,13 @@ import Testing
         var policy = PushPolicy()
         policy.maxInFlight = 3
         var s = PushScheduler(policy: policy)
-        var started: [String] = []
+        var started: [SessionID] = []
         for i in 0..<10 { started += sends(s.submit(session: "s\(i)", body: body(i), now: 0)).map(\.0) }
         #expect(started == ["s0", "s1", "s2"] && s.inFlight == 3)
         // a queued session's update is replaced in place, not queued twice
         _ = s.submit(session: "s5", body: body(55), now: 0)
-        var order: [String] = []
-        var bodies: [String: [UInt8]] = [:]
+        var order: [SessionID] = []
+        var bodies: [SessionID: [UInt8]] = [:]
         var queue = started
         while let next = queue.first {
             queue.removeFirst()

@@ -20,7 +20,8 @@ import Glibc
         var policy = PushPolicy()
         policy.baseBackoff = 0.01
         policy.maxBackoff = 0.1
-        policy.requestTimeout = 0.5
+        // generous: the test command runs these beside every other suite, and under TSan
+        policy.requestTimeout = 5
         return policy
     }
 
@@ -55,7 +56,7 @@ import Glibc
         do {
             let pusher = LocationPusher(endpoint: try Self.endpoint(port), policy: Self.policy())
             pusher.submit(session: "a", body: PushIntegrationTests.body(1))
-            _ = await pusher.drain(timeout: 10)
+            _ = await pusher.drain(timeout: 60)
             #expect(pusher.statistics.pushed == 1)
         }
         do { _ = LocationPusher(endpoint: try Self.endpoint(port)) }  // never used
@@ -70,7 +71,7 @@ import Glibc
                                 configuration: LocationPusher.httpClientConfiguration(policy: Self.policy()))
         let pusher = LocationPusher(endpoint: try Self.endpoint(port), policy: Self.policy(), httpClient: client)
         for s in 0..<5 { pusher.submit(session: "s\(s)", body: PushIntegrationTests.body(s)) }
-        #expect(await pusher.drain(timeout: 10).isEmpty)
+        #expect(await pusher.drain(timeout: 60).isEmpty)
         try await pusher.shutdown()
         // the service's client still works after the pusher is done with it
         let response = try await client.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/health"), timeout: .seconds(5))
@@ -130,7 +131,7 @@ import Glibc
         let sink = PushLogSink()
         var logger = Logger(label: "test") { _ in sink }
         logger.logLevel = .debug
-        let pusher = LocationPusher(endpoint: try Self.endpoint(port), policy: Self.policy(), drainTimeout: 10,
+        let pusher = LocationPusher(endpoint: try Self.endpoint(port), policy: Self.policy(), drainTimeout: 60,
                                     logger: logger, metrics: metrics)
         let group = ServiceGroup(services: [pusher], logger: Logger(label: "group") { _ in SwiftLogNoOpLogHandler() })
         try await withThrowingTaskGroup(of: Void.self) { tasks in

@@ -54,7 +54,7 @@ struct RecordParserTests {
                       let lat = CodecCorpus.number(f[7]), let lon = CodecCorpus.number(f[8]),
                       let acc = CodecCorpus.number(f[9]), let brace = Int(f[10])
                 else { log.malformed(row); continue }
-                let consent = f[6] == "-" ? nil : RecordConsent(rawValue: String(f[6]))
+                let consent = f[6] == "-" ? nil : Consent(rawValue: String(f[6]))
                 var parsedFix: ParsedFix?
                 if f[3] == "fix", let lat, let lon { parsedFix = ParsedFix(latitude: lat, longitude: lon, accuracy: acc) }
                 // where the peer takes any number, a fix's timestamp outside years 1 to 9999 is

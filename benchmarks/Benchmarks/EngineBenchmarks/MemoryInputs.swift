@@ -63,7 +63,7 @@ enum MemoryInputs {
             let device = String(rng.next() >> 32, radix: 16, uppercase: true)
             let padded = String(repeating: "0", count: 8 - device.count) + device
             let ms = String(n % 1_000_000_000)
-            return SessionID("\(padded)-20251127-\(String(repeating: "0", count: 9 - ms.count))\(ms)")!
+            return SessionID("\(padded)-20251127-\(String(repeating: "0", count: 9 - ms.count))\(ms)")
         }
     }
 

@@ -57,7 +57,7 @@ public enum Consent: String, Sendable, CaseIterable {
     case optIn
     /// The user refused: the session's location state is dropped and nothing is enriched.
     case optOut
-    /// No answer yet: handled by ``EngineConfiguration/consentNotSet``.
+    /// No answer yet: the engine's configuration says whether such a session is tracked.
     case notSet
 }
 
@@ -75,6 +75,15 @@ extension SessionID: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(rawValue)
+    }
+}
+
+/// A literal id, for tests and fixed ids: `let id: SessionID = "s-42"`.
+extension SessionID: ExpressibleByStringInterpolation {
+    /// - Precondition: the literal is not empty.
+    public init(stringLiteral value: String) {
+        guard let id = SessionID(value) else { preconditionFailure("a session id must not be empty") }
+        self = id
     }
 }
 
