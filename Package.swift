@@ -12,6 +12,9 @@ let package = Package(
     products: [
         // one import for a service: the GeoEnrich module re-exports the layers' public API
         .library(name: "GeoEnrich", targets: ["GeoEnrich"]),
+        // the options of `enrich` (engine, push) as swift-argument-parser option groups, for a
+        // service's own command line
+        .library(name: "GeoEnrichOptions", targets: ["GeoEnrichOptions"]),
         .executable(name: "geo-enrich", targets: ["GeoEnrichCLI"]),
     ],
     dependencies: [
@@ -83,10 +86,19 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
 
+        // The engine's and the push's command-line options, shared by the CLI and a service built
+        // on the library (Examples/IngestService): the same names mean the same things.
+        .target(name: "GeoEnrichOptions", dependencies: [
+            "EnrichEngine", "H3Core", "LocationPush",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
         .executableTarget(
             name: "GeoEnrichCLI",
             dependencies: [
                 "GeoModel", "H3Core", "GeoBridge", "GeoLookup", "EnrichEngine", "EnrichStream", "LocationPush", "RecordCodec",
+                "GeoEnrichOptions",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

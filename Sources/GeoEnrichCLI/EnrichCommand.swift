@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import EnrichEngine
 import EnrichStream
+import GeoEnrichOptions
 #if canImport(FoundationEssentials)
 import FoundationEssentials  // not Foundation: its link brings 34 MB of ICU data (README, Binary size)
 #else
@@ -49,26 +50,7 @@ struct EnrichCommand: ParsableCommand {
     @Option(help: "Write the run's statistics (JSON) to this file.")
     var stats: String?
 
-    @Option(name: .customLong("distance-filter"), help: "Minimum WGS84 geodesic distance between a session's accepted fixes while the earlier one is live, in metres.")
-    var distanceFilter: Double = 100
-
-    @Option(help: "How long an accepted fix stays live for events, in seconds.")
-    var expiry: Double = 60
-
-    @Option(name: .customLong("h3-resolution"), help: "H3 resolution of the cell of each accepted fix (0-15).")
-    var h3Resolution: Int = 15
-
-    @Option(name: .customLong("postal-max-distance"), help: "Largest distance to a postal-code centroid, in metres.")
-    var postalMaxDistance: Double = 20_000
-
-    @Option(name: .customLong("max-accuracy"), help: "Reject fixes whose accuracy radius is larger, in metres (off by default).")
-    var maxAccuracy: Double?
-
-    @Option(name: .customLong("consent-not-set"), help: "What consent \"notSet\" means: allow or deny.")
-    var consentNotSet: EngineConfiguration.NotSetPolicy = .allow
-
-    @Option(name: .customLong("evict-after"), help: "Forget a session quiet for this long behind the newest timestamp, in seconds (default: twice the expiry). Raise it for input more out of order than evict-after minus expiry.")
-    var evictAfter: Double?
+    @OptionGroup(title: "The engine") var engine: EngineOptions
 
     @Option(help: "Record format: canonical, eqworks, mobiletracker or datacloud (see the README).")
     var format: RecordFormat = .canonical
@@ -97,24 +79,6 @@ struct EnrichCommand: ParsableCommand {
     @OptionGroup(title: "Push (contract rule 8)") var push: PushOptions
 
     func validate() throws {
-        guard distanceFilter.isFinite, distanceFilter >= 0 else {
-            throw ValidationError("--distance-filter must be a non-negative number of metres, not \(distanceFilter)")
-        }
-        guard expiry.isFinite, expiry > 0, expiry < 1e12 else {
-            throw ValidationError("--expiry must be a positive number of seconds, not \(expiry)")
-        }
-        guard H3Resolution(rawValue: h3Resolution) != nil else {
-            throw ValidationError("--h3-resolution must be 0 to 15, not \(h3Resolution)")
-        }
-        guard postalMaxDistance.isFinite, postalMaxDistance >= 0 else {
-            throw ValidationError("--postal-max-distance must be a non-negative number of metres")
-        }
-        if let maxAccuracy, !(maxAccuracy.isFinite && maxAccuracy >= 0) {
-            throw ValidationError("--max-accuracy must be a non-negative number of metres")
-        }
-        if let evictAfter, !(evictAfter.isFinite && evictAfter >= expiry && evictAfter < 1e12) {
-            throw ValidationError("--evict-after must be a number of seconds at least --expiry (\(expiry))")
-        }
         if let maxErrors, maxErrors < 1 { throw ValidationError("--max-errors must be at least 1") }
         if let workers, !(1...256).contains(workers) { throw ValidationError("--workers must be 1 to 256") }
         try OutputPaths.check(inputs: inputs, outputs: [("-o", output), ("--errors", errors), ("--stats", stats),
@@ -123,13 +87,7 @@ struct EnrichCommand: ParsableCommand {
 
     func run() throws {
         var options = EnrichOptions()
-        options.engine.distanceFilter = distanceFilter
-        options.engine.expiry = Int64((expiry * 1000).rounded())
-        options.engine.h3Resolution = H3Resolution(rawValue: h3Resolution)!
-        options.engine.postalMaxDistance = postalMaxDistance
-        options.engine.maxAccuracy = maxAccuracy
-        options.engine.consentNotSet = consentNotSet
-        options.engine.evictAfter = evictAfter.map { Int64(($0 * 1000).rounded()) }
+        options.engine = engine.configuration
         options.emitRejected = emitRejected
         options.maxErrors = maxErrors
         options.format = format
@@ -147,7 +105,7 @@ struct EnrichCommand: ParsableCommand {
         let statsFile: OutputFile?
         do {
             let lookup = try LocationLookup(dataDirectory: DataDirectory.resolve(data),
-                                            postalMaxDistance: postalMaxDistance)
+                                            postalMaxDistance: engine.postalMaxDistance)
             pipeline = try EnrichPipeline(options: options, lookup: lookup)
             files = try (inputs.isEmpty ? ["-"] : inputs).map { try InputFile(path: $0) }
             out = try output.map { try OutputFile(path: $0) } ?? .standardOutput()
@@ -219,7 +177,6 @@ struct EnrichCommand: ParsableCommand {
     }
 }
 
-extension EngineConfiguration.NotSetPolicy: ExpressibleByArgument {}
 extension RecordFormat: ExpressibleByArgument {}
 
 /// SIGINT and SIGTERM: the first raises a flag the pipeline watches (stop reading, finish what

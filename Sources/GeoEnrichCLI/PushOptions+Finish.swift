@@ -6,68 +6,11 @@ import FoundationEssentials  // not Foundation: its link brings 34 MB of ICU dat
 #else
 import Foundation
 #endif
+import GeoEnrichOptions
 import LocationPush
 import Synchronization
 
-/// The push options shared by `enrich` and `push`.
-struct PushOptions: ParsableArguments {
-    @Option(name: .customLong("push-url"), help: "Push each accepted fix to PUT <url>/v2/tracking-session/{session}/location (http or https). The API key comes from $GEO_ENRICH_API_KEY or --api-key-file, never from an argument.")
-    var pushURL: String?
-
-    @Option(name: .customLong("api-key-file"), help: "A file holding the push API key (else $GEO_ENRICH_API_KEY).")
-    var apiKeyFile: String?
-
-    @Option(name: .customLong("push-drain-timeout"), help: "Seconds to wait at the end for the pushes still under way.")
-    var pushDrainTimeout: Double = 30
-
-    @Option(name: .customLong("push-dead-letter"), help: "Where undelivered updates are written (NDJSON), if any.")
-    var pushDeadLetter: String = "geo-enrich-dead-letter.ndjson"
-
-    @Option(name: .customLong("push-max-in-flight"), help: "Requests in flight at most.")
-    var pushMaxInFlight: Int = 64
-
-    @Option(name: .customLong("push-retry-time"), help: "Seconds an update may be retried before it goes to the dead-letter file.")
-    var pushRetryTime: Double = 300
-
-    @Option(name: .customLong("push-timeout"), help: "Seconds a request may take.")
-    var pushTimeout: Double = 10
-
-    func validate() throws {
-        guard pushDrainTimeout.isFinite, pushDrainTimeout >= 0 else { throw ValidationError("--push-drain-timeout must be a non-negative number of seconds") }
-        guard (1...4096).contains(pushMaxInFlight) else { throw ValidationError("--push-max-in-flight must be 1 to 4096") }
-        guard pushRetryTime.isFinite, pushRetryTime >= 0 else { throw ValidationError("--push-retry-time must be a non-negative number of seconds") }
-        guard pushTimeout.isFinite, pushTimeout > 0 else { throw ValidationError("--push-timeout must be a positive number of seconds") }
-    }
-
-    /// The pusher, or `nil` without `--push-url`.
-    /// - Throws: `ValidationError` (exit 64) for a bad URL or a missing key; the key itself is
-    ///   never part of a message.
-    func makePusher() throws -> LocationPusher? {
-        guard let pushURL else { return nil }
-        let keyText: String
-        if let apiKeyFile {
-            guard let text = try? String(contentsOfFile: apiKeyFile, encoding: .utf8) else {
-                throw ValidationError("cannot read the API key file \(apiKeyFile)")
-            }
-            keyText = text
-        } else if let env = ProcessInfo.processInfo.environment["GEO_ENRICH_API_KEY"] {
-            keyText = env
-        } else {
-            throw ValidationError("--push-url needs an API key: set GEO_ENRICH_API_KEY or give --api-key-file")
-        }
-        if let problem = APIKey.problem(keyText) {
-            throw ValidationError("the API key (\(apiKeyFile.map { "from \($0)" } ?? "from GEO_ENRICH_API_KEY")) cannot be used: \(problem)")
-        }
-        guard let key = APIKey(keyText) else { throw ValidationError("the API key cannot be used") }
-        let endpoint: PushEndpoint
-        do { endpoint = try PushEndpoint(baseURL: pushURL, apiKey: key) } catch { throw ValidationError("\(error)") }
-        var policy = PushPolicy()
-        policy.maxInFlight = pushMaxInFlight
-        policy.maxRetryTime = pushRetryTime
-        policy.requestTimeout = pushTimeout
-        return LocationPusher(endpoint: endpoint, policy: policy)
-    }
-
+extension PushOptions {
     /// Drains `pusher`, writes the dead letters (if any), closes it.
     /// - Returns: the push figures and the number of dead letters written.
     func finish(_ pusher: LocationPusher) throws -> (PushStatistics, Int) {
