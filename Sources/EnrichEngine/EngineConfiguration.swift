@@ -31,8 +31,8 @@ public struct EngineConfiguration: Sendable, Equatable {
     public var evictAfter: Int64? = nil
     /// Eviction runs only while a session table holds at least this many live sessions
     /// (default 65,536, about 10 MB a table): below it, nothing is forgotten, so the output is
-    /// exactly the peer's however out of order the input (or a far-future timestamp) is; above
-    /// it, memory is bounded by the eviction rule. 0 evicts whenever the rule allows.
+    /// exactly as without eviction however out of order the input (or a far-future timestamp)
+    /// is; above it, memory is bounded by the eviction rule. 0 evicts whenever the rule allows.
     public var evictionThreshold: Int = 65_536
 
     public init() {}

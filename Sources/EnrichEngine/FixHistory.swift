@@ -1,8 +1,8 @@
 import GeoModel
 
-/// The accepted fixes that sessions keep for late events (contract rule 4: an event up to one
-/// expiry late finds the fix that was live at its time), other than each session's newest,
-/// which ``SessionState`` holds inline.
+/// The accepted fixes that sessions keep for late events (an event up to one expiry behind its
+/// session's newest fix still finds the fix that was live at its time), other than each
+/// session's newest, which ``SessionState`` holds inline.
 ///
 /// One pool for the whole table, of nodes linked into a list per session, oldest first: a
 /// session's fixes are appended at its list's tail and dropped from its head once they fall out

@@ -50,7 +50,11 @@ public final class LocationEngine<Enricher: FixEnricher>: Sendable {
         shards[Int(truncatingIfNeeded: session.stableHash >> 32) & mask]
     }
 
-    /// Decides on a fix (contract rules 1–3, 7) and enriches it when accepted (rule 5).
+    /// Decides on a fix and, when it is accepted, enriches it (H3 cell, country, postal code).
+    /// A fix is rejected when its session opted out, when it is less accurate than
+    /// ``EngineConfiguration/maxAccuracy``, when it is older than the session's last accepted fix,
+    /// or when it lies nearer than ``EngineConfiguration/distanceFilter`` (default 100 m) to that
+    /// fix while that fix is live.
     ///
     /// - Complexity: O(1) amortised; an accepted fix costs its enrichment (about a microsecond).
     @inlinable
@@ -58,13 +62,16 @@ public final class LocationEngine<Enricher: FixEnricher>: Sendable {
         shard(session).table.withLock { $0.ingest(fix, session: session, consent: consent) }
     }
 
-    /// The location to attach to an event of `session` at `time` (rule 4), or `nil`.
+    /// The location to attach to an event of `session` at `time`: the session's latest accepted
+    /// fix taken at or before `time`, if it is still live then; else `nil`.
     @inlinable
     public func attach(session: SessionID, at time: Timestamp, consent: Consent? = nil) -> Attachment? {
         shard(session).table.withLock { $0.attach(session: session, at: time, consent: consent) }
     }
 
-    /// Applies a record's consent without a fix or an event (rule 7).
+    /// Applies a record's consent without a fix or an event: `optOut` drops the session's
+    /// location state and rejects its fixes until an `optIn`; `notSet` follows
+    /// ``EngineConfiguration/consentNotSet``.
     public func apply(consent: Consent, session: SessionID) {
         shard(session).table.withLock { $0.apply(consent: consent, session: session) }
     }

@@ -36,8 +36,9 @@ struct SessionState {
         /// The newest fix as ``FixDistance`` measures from it.
         let origin: FixDistance.Origin
 
-        /// The rule of contract rules 1–3 for a fix of this session (consent and accuracy are
-        /// the table's); `nil` when the fix is to be accepted.
+        /// Why a fix of this session is rejected by its time and place: `stale` when older than
+        /// the newest fix, `distance` when nearer than the distance filter to it while it is live
+        /// (consent and accuracy are the table's); `nil` when the fix is to be accepted.
         @inline(__always)
         func rejection(of fix: Fix, configuration c: EngineConfiguration) -> RejectReason? {
             let t = fix.timestamp.milliseconds
@@ -80,8 +81,8 @@ struct SessionState {
         roughCosLatitude = FixDistance.Origin(latitude: e.latitudeDegrees, longitude: e.longitudeDegrees).roughCosLatitude
     }
 
-    /// The location for an event at `time` (contract rule 4): the latest accepted fix taken at
-    /// or before it, if still live then.
+    /// The location for an event at `time`: the latest accepted fix taken at or before it, if
+    /// still live then.
     ///
     /// - Complexity: O(1) for an event at or after the newest fix; O(k) for a late one, k the
     ///   session's older fixes.

@@ -54,7 +54,8 @@ struct SessionStore {
         case insert(slot: Int)
     }
 
-    /// Applies a record's consent (contract rule 7).
+    /// Applies a record's consent: an opt-out (or `notSet` under the deny policy) drops the
+    /// session's state and holds until an `optIn`.
     @usableFromInline
     mutating func apply(consent: Consent?, session: SessionID) {
         switch consent {
@@ -97,8 +98,9 @@ struct SessionStore {
         states.removeLast()
     }
 
-    /// Contract rules 1–3 and 7 for a fix: whether it is rejected, and if not, where its session's
-    /// state is or goes.
+    /// Whether a fix is rejected (its session opted out, it is less accurate than allowed, older
+    /// than the session's newest fix, or too near that fix while it is live), and if not, where
+    /// its session's state is or goes.
     ///
     /// - Complexity: O(1) expected; once per expiry period of stream time, the sweep's O(n).
     @usableFromInline
@@ -136,7 +138,8 @@ struct SessionStore {
         }
     }
 
-    /// The location for an event of `session` at `time` (contract rule 4), or `nil`.
+    /// The location for an event of `session` at `time`: the latest accepted fix taken at or
+    /// before it, if still live then; else `nil`.
     ///
     /// - Complexity: O(1) expected for an event at or after the newest fix; O(k) for a late one,
     ///   k the session's older fixes.

@@ -33,7 +33,9 @@ public struct SessionTable<Enricher: FixEnricher> {
     /// Sessions currently opted out.
     public var optedOutSessions: Int { store.optedOutSessions }
 
-    /// Applies a record's consent (contract rule 7). Call for every record, before its fix or event.
+    /// Applies a record's consent: `optOut` (or `notSet` under
+    /// ``EngineConfiguration/NotSetPolicy/deny``) drops the session's location state and rejects
+    /// its fixes until an `optIn`. Call for every record, before its fix or event.
     @inlinable
     public mutating func apply(consent: Consent?, session: SessionID) {
         store.apply(consent: consent, session: session)
@@ -58,7 +60,8 @@ public struct SessionTable<Enricher: FixEnricher> {
         return .accepted(accepted)
     }
 
-    /// The location for an event of `session` at `time` (contract rule 4), or `nil`.
+    /// The location for an event of `session` at `time`: the session's latest accepted fix taken
+    /// at or before `time`, if it is still live then; else `nil`.
     ///
     /// - Parameter consent: the record's consent field, if any (applied first).
     /// - Complexity: O(1) for an event at or after the newest fix; O(k) for a late one, k the

@@ -1,6 +1,6 @@
 import GeoModel
 
-/// Receives every accepted fix of a run (contract rule 8: each becomes a push), once its line
+/// Receives every accepted fix of a run, to push as its session's location, once its line
 /// has been written: in input order for each session, never for a line after the run stopped.
 /// Called from the pipeline's writer thread; an implementation must return at once (queue the
 /// work), since the output waits meanwhile.

@@ -6,10 +6,10 @@ import Glibc
 import Darwin
 #endif
 
-/// Cuts one input into ``LineBatch``es of whole lines, as the peer reads lines: split at `\n`
-/// only, each line's trailing `\r`s dropped, a last line without `\n` still a line, and a line
-/// longer than ``RecordParser/maximumLineLength`` kept as its first that many bytes (all a
-/// `line_too_long` error shows), however long it is: memory stays bounded.
+/// Cuts one input into ``LineBatch``es of whole lines: split at `\n` only (as Python reads a
+/// binary file), each line's trailing `\r`s dropped, a last line without `\n` still a line, and
+/// a line longer than ``RecordParser/maximumLineLength`` kept as its first that many bytes (all
+/// a `line_too_long` error shows), however long it is: memory stays bounded.
 ///
 /// - Complexity: O(n) in the input's bytes; each byte is copied once, from the kernel.
 /// What the reader thread takes batches from: one input cut into whole lines.

@@ -26,7 +26,7 @@ final class BatchWriter {
     ///   - errors: where bad lines' reports go.
     ///   - maxErrors: stop after this many bad lines; `nil` for no limit.
     ///   - inputNames: the inputs' names, to name the file in error reports (pass `nil` for one
-    ///     input: the report is then exactly the peer's).
+    ///     input: the report then has no `"file"` key).
     init(output: OutputFile, errors: OutputFile, maxErrors: Int?, inputNames: [String]?,
          pushSink: (any AcceptedFixSink)? = nil) {
         self.pushSink = pushSink

@@ -1,6 +1,7 @@
-/// The run's figures (contract rule 10): every record is an event, a fix (accepted or rejected by
-/// reason) or an error, so `records == events + fixesAccepted + fixesRejected.total + errors`;
-/// and `records == lines` but in the EQWorks format, where a batch line holds many records.
+/// The run's figures, which account for every record: each is an event, a fix (accepted or
+/// rejected by reason) or an error, so
+/// `records == events + fixesAccepted + fixesRejected.total + errors`; and `records == lines`
+/// but in the EQWorks format, where a batch line holds many records.
 public struct EnrichStatistics: Sendable, Equatable {
     /// Fixes rejected, by reason.
     public struct Rejections: Sendable, Equatable {
@@ -23,7 +24,7 @@ public struct EnrichStatistics: Sendable, Equatable {
     public var fixes = 0
     public var fixesAccepted = 0
     public var fixesRejected = Rejections()
-    /// Bad lines (rule 9).
+    /// Bad lines, each written to the error output.
     public var errors = 0
     /// Input bytes read.
     public var bytes = 0
@@ -57,7 +58,8 @@ public struct EnrichStatistics: Sendable, Equatable {
         records += 1
     }
 
-    /// The statistics as one JSON object: the keys of contract rule 10 in its order, then
+    /// The statistics as one JSON object: `lines`, `events`, `events_enriched`, `fixes`,
+    /// `fixes_accepted`, `fixes_rejected` (an object by reason) and `errors`, then
     /// `records`, `bytes` (input bytes read), `stopped_early`, `elapsed_s` (seconds, 3 decimals) and `extra`'s keys and values (already JSON), in order.
     public func json(elapsedSeconds: Double, extra: [(key: String, json: String)] = []) -> String {
         let r = fixesRejected

@@ -120,7 +120,7 @@ public final class GeoEnricher: Sendable {
 
     // MARK: What it has done
 
-    /// The figures so far, as `enrich --stats` writes them (contract rule 10's keys).
+    /// The figures so far, as `enrich --stats` writes them.
     public var statistics: EnrichStatistics { totals.withLock { $0 } }
 
     /// Sessions holding location state.

@@ -6,8 +6,8 @@ import RecordCodec
 struct LineSpan {
     /// Offset of the line's first byte in ``LineBatch/bytes``.
     var start: Int
-    /// Its length in bytes, without the `\n` and the `\r`s before it (the peer's
-    /// `rstrip(b"\r\n")`); at most ``RecordParser/maximumLineLength`` when ``isCut``.
+    /// Its length in bytes, without the `\n` and the `\r`s before it (as Python's
+    /// `rstrip(b"\r\n")` strips them); at most ``RecordParser/maximumLineLength`` when ``isCut``.
     var count: Int
     /// The line's number in its input, from 1, counting blank lines.
     var number: Int

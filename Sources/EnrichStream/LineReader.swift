@@ -5,7 +5,7 @@ import RecordCodec
 enum CheckedLine: Sendable {
     /// Only white space: skipped, not counted.
     case blank
-    /// A bad line (contract rule 9), with its reason.
+    /// A bad line, with its reason: it goes to the error output, never to the engine.
     case bad(BadLineReason)
     /// A canonical record and its session.
     case record(ParsedRecord, SessionID)

@@ -26,13 +26,13 @@ struct ProcessorOutput: Sendable {
     }
 }
 
-/// What became of one line: the figure of contract rule 10 it adds to.
+/// What became of one line: the figure of ``EnrichStatistics`` it adds to.
 enum LineOutcome: UInt8, Sendable {
     /// Only white space: skipped, not counted.
     case blank
     /// An SDK line's records: the partition's list of record outcomes holds one per record.
     case records
-    /// A bad line (rule 9), written to the error output.
+    /// A bad line, written to the error output.
     case error
     /// An event without a location.
     case event

@@ -76,7 +76,7 @@ struct EnrichCommand: ParsableCommand {
     @Flag(name: .customLong("no-progress"), help: "No live progress line (shown only when standard error is a terminal).")
     var noProgress = false
 
-    @OptionGroup(title: "Push (contract rule 8)") var push: PushOptions
+    @OptionGroup(title: "Push") var push: PushOptions
 
     func validate() throws {
         if let maxErrors, maxErrors < 1 { throw ValidationError("--max-errors must be at least 1") }

@@ -2,10 +2,10 @@
 /// tiles refined by a quadtree that names the record of most points outright, and the records'
 /// polygons as WKB for the rest.
 ///
-/// The rule it answers (CONTRACT.md rule 5, as the reference peer applies it): a point, taken
-/// planar as x = longitude and y = latitude, belongs to the lowest-index shapefile record whose
-/// geometry intersects it (a point on a boundary is inside); the country is that record's
-/// `ISO_A2_EH`, none where that is `-99` or no record intersects the point.
+/// The rule it answers: a point, taken planar as x = longitude and y = latitude, belongs to the
+/// lowest-index shapefile record whose geometry intersects it (a point on a boundary is
+/// inside); the country is that record's `ISO_A2_EH`, none where that is `-99` or no record
+/// intersects the point.
 ///
 /// Lookups go through a ``CountryLocator``, one per thread, which owns the GEOS state that the
 /// few points near a border or a coast need. The file's layout is in ``CountryFileLayout``.

@@ -1,8 +1,8 @@
 /// Rounding of doubles to decimal places exactly as Python's `round(x, n)`: the decimal
 /// nearest to the exact binary value, ties to even, read back as the nearest double.
 ///
-/// The peer and the contract round postal distances this way (`round(d, 1)`, and `round(d, 6)`
-/// to break ties); `(x * 10).rounded() / 10` differs from it when `x * 10` is inexact.
+/// Postal distances are rounded this way (`postal_distance_m` to 0.1 m, and to 1e-6 m to break
+/// ties between codes); `(x * 10).rounded() / 10` differs from it when `x * 10` is inexact.
 enum DecimalRounding {
     /// The integer k such that k / 10ⁿ is `x` rounded to n places (half to even on the exact value).
     ///

@@ -1,8 +1,8 @@
 import GeoBridge
 import GeoModel
 
-/// The country of a point and, in Canada, its nearest postal code: the lookup of contract
-/// rule 5 over the bundled data.
+/// The country of a point and, in Canada, its nearest postal code within a maximum distance,
+/// from the bundled Natural Earth and GeoNames data.
 ///
 /// Open once per process (``init(dataDirectory:postalMaxDistance:)`` maps the files; it is
 /// `Sendable` and shared), then give each thread its own ``Locator`` (GEOS contexts are

@@ -7,8 +7,8 @@ public struct Timestamp: Hashable, Comparable, Sendable {
 
     /// The instants a record's timestamp may name, in epoch milliseconds: from
     /// 0001-01-01T00:00:00.000Z to 9999-12-31T23:59:59.999Z, the years that `fix_timestamp`'s
-    /// four-digit ISO 8601 form can write (and Python's `datetime`, the peer's, can hold). A fix
-    /// outside is `bad_timestamp`; an event outside finds no fix (none is taken there).
+    /// four-digit ISO 8601 form can write (and Python's `datetime` can hold). A fix outside is
+    /// `bad_timestamp`; an event outside finds no fix (none is taken there).
     ///
     /// Why a range: inside it, the difference of any two timestamps (at most 3.2 × 10¹⁴ ms) plus
     /// any window the engine adds (an expiry or eviction delay, bounded by the options at

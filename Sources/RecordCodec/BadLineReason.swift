@@ -1,4 +1,5 @@
-/// Why a line was refused: the stable reason codes of contract rule 9, checked in the peer's order.
+/// Why a line was refused: a bad line never reaches the engine; it is reported under one of
+/// these stable codes.
 ///
 /// The raw values are the codes written to the error output (`{"line":N,"reason":"…"}`). A line
 /// gets the first reason that applies, in the order of the cases below.

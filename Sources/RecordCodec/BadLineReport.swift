@@ -1,14 +1,14 @@
-/// The error-output line for a bad input line (contract rule 9), byte for byte as the peer writes
-/// it: `orjson.dumps({"line": n, "reason": code, "raw": text})`, where `text` is the line's first
-/// ``RecordParser/maximumLineLength`` bytes decoded as UTF-8 with each invalid sequence replaced
-/// by U+FFFD (Python's `errors="replace"`).
+/// The error-output line for a bad input line, byte for byte as Python's
+/// `orjson.dumps({"line": n, "reason": code, "raw": text})` writes it, where `text` is the line's
+/// first ``RecordParser/maximumLineLength`` bytes decoded as UTF-8 with each invalid sequence
+/// replaced by U+FFFD (Python's `errors="replace"`).
 public enum BadLineReport {
     /// Appends the report (without a line terminator) to `output`.
     ///
     /// - Parameters:
     ///   - line: the line's number in its input, from 1.
-    ///   - file: the input's name, written as `"file"` after `"line"` when given (the peer has
-    ///     one input and writes none).
+    ///   - file: the input's name, written as `"file"` after `"line"` when given (when not, the
+    ///     report has only `line`, `reason` and `raw`).
     ///   - reason: why the line is bad.
     ///   - raw: the line's bytes without terminator (only the first
     ///     ``RecordParser/maximumLineLength`` are written).

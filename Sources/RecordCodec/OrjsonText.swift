@@ -1,10 +1,10 @@
 import GeoModel
 
-/// Writes values as orjson 3.8.3's `dumps` writes the Python values the peer builds, byte for byte.
+/// Writes values byte for byte as orjson 3.8.3's `dumps` writes the corresponding Python values.
 enum OrjsonText {
     // MARK: Numbers
 
-    /// A JSON number as the Python value the peer holds: an `int` as an integer, a `float` as
+    /// A JSON number as the Python value orjson reads it as: an `int` as an integer, a `float` as
     /// ``writeFloat(_:to:)`` writes it.
     static func writeNumber(_ number: JSONNumber, to out: inout ByteWriter) {
         switch number {
@@ -235,13 +235,13 @@ enum OrjsonText {
 
     // MARK: Timestamps
 
-    /// The peer's `iso(ms)` in quotes: `datetime.fromtimestamp(ms / 1000, tz=utc)` formatted
-    /// `%Y-%m-%dT%H:%M:%S.` plus `ms % 1000` in three digits and `Z`.
+    /// A `fix_timestamp` in quotes, as Python writes it: `datetime.fromtimestamp(ms / 1000,
+    /// tz=utc)` formatted `%Y-%m-%dT%H:%M:%S.` plus `ms % 1000` in three digits and `Z`.
     ///
     /// glibc's `%Y` does not pad, so years before 1000 print short (`999-01-01T…`); the seconds
     /// are `floor(ms / 1000)` (the float division errs by far less than a millisecond in
-    /// Python's range). Outside years 1...9999 Python raises and the peer stops; here the
-    /// proleptic calendar simply continues (`10000-01-01T…`, `0-12-31T…`, `-1-…`).
+    /// Python's range). Outside years 1...9999 Python raises; here the proleptic calendar simply
+    /// continues (`10000-01-01T…`, `0-12-31T…`, `-1-…`).
     static func writeISOTimestamp(milliseconds ms: Int64, to out: inout ByteWriter) {
         let (seconds, millisecond) = CivilCalendar.floorDivide(ms, 1000)
         let (days, secondOfDay) = CivilCalendar.floorDivide(seconds, 86_400)

@@ -1,7 +1,7 @@
 /// What ``RecordParser`` decides about one line: a record for the engine, or a bad line.
 ///
 /// Bad lines are data, not errors: the caller writes them to the error output with their reason
-/// and carries on (contract rule 9).
+/// and carries on.
 public enum ParseOutcome: Sendable, Equatable {
     /// A valid record.
     case record(ParsedRecord)

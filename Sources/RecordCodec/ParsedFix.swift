@@ -1,12 +1,12 @@
 import GeoModel
 
-/// The position fields of a GPS fix (`"type":"location"`), checked as the peer checks them.
+/// The position fields of a GPS fix (`"type":"location"`), once ``RecordParser`` has checked them.
 public struct ParsedFix: Sendable, Equatable {
     /// Degrees north, in [-90, 90]. An integer when the JSON number had integer syntax.
     public var latitude: JSONNumber
     /// Degrees east, in [-180, 180]. An integer when the JSON number had integer syntax.
     public var longitude: JSONNumber
-    /// Metres, >= 0 (a float `-0.0` passes, as it does in the peer); `nil` when absent or `null`.
+    /// Metres, >= 0 (a float `-0.0` passes: it is not below 0); `nil` when absent or `null`.
     public var accuracy: JSONNumber?
 
     /// Collects a fix's position fields (the parser has checked them); each parameter is the

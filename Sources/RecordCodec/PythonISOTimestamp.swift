@@ -1,8 +1,9 @@
-/// The peer's `parse_ts` for strings: `datetime.fromisoformat(s.replace("Z", "+00:00"))` of
-/// CPython 3.11, refused when naive, then `int(round(d.timestamp() * 1000))`.
+/// A string timestamp as CPython 3.11 reads it:
+/// `datetime.fromisoformat(s.replace("Z", "+00:00"))`, refused when naive, then made
+/// milliseconds by `int(round(d.timestamp() * 1000))`.
 ///
 /// `fromisoformat` is CPython's C implementation (Modules/_datetimemodule.c), reproduced step by
-/// step, quirks included, because the peer accepts whatever it accepts:
+/// step, quirks included, so that exactly the strings Python accepts are accepted:
 /// - any single character separates date and time (`T`, space, `é`, U+2028…);
 /// - dates `YYYY-MM-DD`, `YYYYMMDD` and ISO week dates (`2025-W48-4`, `2025W484`, `2025-W48`);
 /// - times `HH`, `HH:MM`, `HH:MM:SS`, `HHMMSS`, a fraction after `.` or `,` of any length
@@ -16,7 +17,7 @@
 /// (Python's integer true division); the product with 1000 is a double product, and `round`
 /// rounds half to even: `.0025Z` gives 2 ms, `.0015Z` gives 2 ms.
 enum PythonISOTimestamp {
-    /// Milliseconds since the epoch, or `nil` where the peer raises (`bad_timestamp`).
+    /// Milliseconds since the epoch, or `nil` where Python raises (`bad_timestamp`).
     /// - Parameter text: the decoded JSON string, as UTF-8.
     /// - Complexity: O(n).
     static func milliseconds(utf8 text: UnsafeBufferPointer<UInt8>) -> Int64? {

@@ -1,9 +1,9 @@
 import GeoModel
 
-/// Decides what one input line is, exactly as the peer's `validate` does (contract "Input" and
-/// rule 9): a record for the engine, or a bad line with the first reason that applies.
+/// Decides what one input line is: a record for the engine, or a bad line with the first reason
+/// that applies.
 ///
-/// The checks run in the peer's order: `line_too_long`, `invalid_utf8`, `invalid_json`,
+/// The checks run in this order: `line_too_long`, `invalid_utf8`, `invalid_json`,
 /// `not_an_object`, `missing_session_id`, `bad_timestamp`, `bad_consent`, then, for
 /// `"type":"location"`, `bad_coordinates` and `bad_accuracy`. JSON is read as orjson 3.8.3
 /// reads it (see `JSONLineScanner`), strings and numbers as Python then sees them, ISO 8601
@@ -21,7 +21,7 @@ import GeoModel
 /// }
 /// ```
 public struct RecordParser: Sendable {
-    /// The longest line accepted, in bytes (the peer's `MAX_LINE`, 1 MiB); checked first.
+    /// The longest line accepted, in bytes (1 MiB); checked first.
     public static let maximumLineLength = 1 << 20
 
     /// A parser; it holds no state, so one can serve any number of threads.
@@ -29,8 +29,8 @@ public struct RecordParser: Sendable {
 
     /// Parses and checks one line.
     ///
-    /// - Parameter line: the line's bytes without its terminator (strip `\n`, and `\r` before it,
-    ///   as the peer's `raw.rstrip(b"\r\n")`). Blank lines are the caller's to skip: see
+    /// - Parameter line: the line's bytes without its terminator (strip `\n` and the `\r`s before
+    ///   it, as Python's `raw.rstrip(b"\r\n")` does). Blank lines are the caller's to skip: see
     ///   ``isBlank(_:)``.
     /// - Returns: the record, or the reason the line is bad.
     /// - Complexity: O(n) in the line's length.
@@ -41,7 +41,7 @@ public struct RecordParser: Sendable {
         }
     }
 
-    /// The checks every record format starts with, in the peer's order: the length, one strict
+    /// The checks every record format starts with, in this order: the length, one strict
     /// JSON document (else `invalid_utf8` or `invalid_json`), an object.
     /// - Returns: the scanner over the line, the top-level slots and the closing brace's offset.
     static func scanObject(_ line: UnsafeBufferPointer<UInt8>)
@@ -72,7 +72,7 @@ public struct RecordParser: Sendable {
     }
 
     /// Whether the line holds only white space as Python's `bytes.strip()` sees it (space, tab,
-    /// LF, CR, VT, FF): the peer skips such lines without counting them (an empty line too).
+    /// LF, CR, VT, FF): such a line, and an empty one, is skipped and not counted.
     /// - Parameter line: the line's bytes.
     /// - Returns: `true` when the caller should skip the line.
     /// - Complexity: O(n).
@@ -117,18 +117,18 @@ public struct RecordParser: Sendable {
     }
 }
 
-/// The peer's checks of a record's fields (`validate`), on values located in a scanned line: the
-/// one implementation both ``RecordParser`` (top-level slots) and ``SDKRecordParser`` (values
+/// The checks of a record's fields, on values located in a scanned line: the one
+/// implementation both ``RecordParser`` (top-level slots) and ``SDKRecordParser`` (values
 /// found in a ``JSONTree``) use.
 struct RecordFields {
     let scanner: JSONLineScanner
 
     /// The last check of a fix: its time within ``Timestamp/representable``, years 1 to 9999
-    /// UTC, else `bad_timestamp`. Made after the peer's own checks, so that a line the peer
-    /// refuses is refused for the peer's reason. The peer cannot write such a fix's
-    /// `fix_timestamp` (its `datetime` raises), and its time would break the engine's arithmetic
-    /// on times (one used to kill the run). An event keeps any time, saturated at `Int64`'s
-    /// ends, as the peer keeps it: no fix is live then, so it passes through without `geo`.
+    /// UTC, else `bad_timestamp`. Made after the other checks, so that a fix that also breaks
+    /// one of them is refused for that one's reason. Such a fix's `fix_timestamp` has no
+    /// four-digit ISO 8601 form (Python's `datetime` raises on it), and its time would break the
+    /// engine's arithmetic on times (one used to kill the run). An event keeps any time,
+    /// saturated at `Int64`'s ends: no fix is live then, so it passes through without `geo`.
     static func isRepresentable(_ milliseconds: Int64) -> Bool { Timestamp.representable.contains(milliseconds) }
 
     /// `session_id`: a non-empty string, decoded.
@@ -137,8 +137,9 @@ struct RecordFields {
         return withDecodedString(slot) { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The peer's `parse_ts`: a number's `int()`, or an ISO 8601 string with a zone; numbers
-    /// beyond `Int64` saturate at its ends (see ``isRepresentable(_:)`` for what is then kept).
+    /// `timestamp`: a number truncated toward zero (Python's `int()`), or an ISO 8601 string with
+    /// a zone; numbers beyond `Int64` saturate at its ends (see ``isRepresentable(_:)`` for what
+    /// is then kept).
     func timestamp(_ slot: ValueSlot) -> Int64? {
         switch slot.kind {
         case .number:

@@ -1,10 +1,10 @@
 /// Builds an enriched output line: the input line up to its closing `}`, then `,"geo":{…}}`.
 ///
-/// Byte for byte what the peer writes: `raw.rstrip()[:-1] + b',"geo":' + orjson.dumps(g) + b"}"`,
-/// with `g`'s keys in the peer's `GEO_KEYS` order (`latitude`, `longitude`, `accuracy`,
-/// `fix_timestamp`, `age_ms`, `h3`, `country`, `postalcode`, `fsa`, `postal_distance_m`), absent
-/// keys left out, values written as orjson 3.8.3 writes the peer's Python values. Nothing of the
-/// input line is re-encoded; white space after the closing brace is dropped, as `rstrip()` drops it.
+/// Byte for byte what Python writes as `raw.rstrip()[:-1] + b',"geo":' + orjson.dumps(g) + b"}"`,
+/// with `g`'s keys in this order: `latitude`, `longitude`, `accuracy`, `fix_timestamp`, `age_ms`,
+/// `h3`, `country`, `postalcode`, `fsa`, `postal_distance_m`, absent keys left out, values as
+/// orjson 3.8.3 writes them. Nothing of the input line is re-encoded; white space after the
+/// closing brace is dropped, as `rstrip()` drops it.
 ///
 /// A fix's `geo` object is the same for every record it enriches but for `age_ms`: render it
 /// once as a ``RenderedGeo`` and splice that, rather than the ``Enrichment``, into each line.
