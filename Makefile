@@ -162,3 +162,13 @@ profile:
 	bash scripts/build_cli.sh --product geo-enrich
 	$(PYTHON) $(BENCH_DIR)/anchors/profile_stages.py --bin .build/release/geo-enrich --stream $(BENCH_STREAM_FILE) \
 		--output $(BENCH_DIR)/PROFILE.md
+
+# make load      the example service (Examples/IngestService) under a bounded loopback load from wrk:
+#                records per second and p99 latency, into the ingest block of benchmarks/RESULTS.md
+.PHONY: load
+load:
+	command -v wrk > /dev/null || (apt-get install -y wrk > /dev/null || sudo apt-get install -y wrk > /dev/null)
+	swift build -c release --package-path Examples/IngestService --product IngestService
+	mkdir -p $(BENCH_OUT)
+	$(PYTHON) $(BENCH_DIR)/anchors/ingest_load.py --runs 3 --seconds 10 --connections 32 \
+		--output $(BENCH_OUT)/ingest_load.json --results $(BENCH_DIR)/RESULTS.md

@@ -24,6 +24,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        // `swift package generate-documentation --target GeoEnrich`: the DocC catalog's articles
+        // (library, service, command line, Spark); built by the test command
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // C libraries from the system, found with pkg-config; apt names them for a fresh machine.

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every test of geo-enrich: installs what is missing, runs the Swift test suite and the
-# threaded modules' tests under the thread sanitizer, then the checks of the CLI in scripts/ci:
+# Runs every test of geo-enrich: installs what is missing, runs the Swift test suite, the example
+# service's HTTP tests and the threaded modules' tests under the thread sanitizer, then the
+# checks of the CLI in scripts/ci:
 # H3 against PyPI h3 4.5.0 on 200,000 fresh random points, the lookup against the peer's lookup
 # (../shared/bench) on 40,000 points, 150 lookups over randomly damaged data files (refused or
 # answered, never a crash), `enrich` against the peer on a fresh 100,000-line stream with every
@@ -20,6 +21,12 @@ bash scripts/setup.sh
 export PATH="$PWD/.venv/bin:$PATH"
 bash scripts/build_cli.sh --product geo-enrich
 swift test
+# the DocC catalog (Sources/GeoEnrich/GeoEnrich.docc: an article per use), any warning an error
+swift package generate-documentation --target GeoEnrich --warnings-as-errors
+# the example service (Examples/IngestService: Hummingbird 2, geo-enrich inside, a package of its
+# own): its HTTP tests over loopback, with the release CLI as the reference for its answers
+swift build --package-path Examples/IngestService
+GEO_ENRICH_BIN="$PWD/$bin" swift test --package-path Examples/IngestService
 # data races in the threaded modules (EnrichStream, EnrichEngine, LocationPush)
 bash scripts/ci/tsan.sh
 python3 scripts/ci/h3_diffcheck.py --bin "$bin" --points 200000
