@@ -18,7 +18,7 @@ struct IngestRoutes: Sendable {
     /// `device_id`, `os_name`, `device_type`, `brand_id`; none is required).
     func createSession(_ request: Request) async throws -> Response {
         let body = try await self.body(of: request)
-        guard RecordShaping.memberNames(body) != nil else {
+        guard RecordShaping.members(body) != nil else {
             return Self.json(.badRequest, #"{"reason":"not_an_object"}"#)
         }
         let id = UUID().uuidString.lowercased()
