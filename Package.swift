@@ -50,7 +50,7 @@ let package = Package(
         .target(name: "GeoBridge", dependencies: ["CPROJ", "CGEOS"]),
 
         // Country, postal-code and FSA lookups over the memory-mapped files in data/.
-        .target(name: "GeoLookup", dependencies: ["GeoMath", "GeoModel", "GeoBridge"]),
+        .target(name: "GeoLookup", dependencies: ["GeoMath", "GeoModel", "GeoBridge", "ThreadSharing"]),
 
         // The hot-path record codec: one input line to a checked record (as the peer decides)
         // and the `geo` splice of the output line, byte-exact with the peer. No dependencies.

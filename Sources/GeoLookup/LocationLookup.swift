@@ -1,12 +1,14 @@
 import GeoBridge
 import GeoModel
+import ThreadSharing
 
 /// The country of a point and, in Canada, its nearest postal code within a maximum distance,
 /// from the bundled Natural Earth and GeoNames data.
 ///
 /// Open once per process (``init(dataDirectory:postalMaxDistance:)`` maps the files; it is
-/// `Sendable` and shared), then give each thread its own ``Locator`` (GEOS contexts are
-/// per thread).
+/// `Sendable` and shared). Then either call ``locate(latitude:longitude:)`` from any task or
+/// thread (it lends one of a pool of locators), or give each thread its own ``Locator`` (GEOS
+/// contexts are per thread), which saves the pool's lock.
 public final class LocationLookup: Sendable {
     /// Natural Earth countries.
     public let countries: CountryIndex
@@ -15,6 +17,12 @@ public final class LocationLookup: Sendable {
     /// Largest distance in metres from a point to the centroid of its postal code, for locators
     /// made without one of their own (default 20 km).
     public let postalMaxDistance: Double
+    /// Locators not in use, lent by ``locate(latitude:longitude:)``: a locator costs a GEOS
+    /// context and its prepared geometries, about 30 times a lookup, so one is made per
+    /// concurrent caller, not per call.
+    private let idleLocators = Monitor<[Locator]>([])
+    /// Idle locators kept, at most (a burst of more concurrent callers makes more, then drops them).
+    static let idleLocatorLimit = 16
 
     /// The file names inside a data directory.
     public static let countriesFile = "countries.bin"
@@ -78,6 +86,25 @@ public final class LocationLookup: Sendable {
                                                                           maxDistance: postalMaxDistance,
                                                                           hints: postalHints))
         }
+    }
+
+    /// The country and, in Canada, the postal code of a point in degrees, within
+    /// ``postalMaxDistance``: safe to call from any task or thread, with no set-up per call.
+    ///
+    /// - Throws: ``GEOSError`` when GEOS cannot create a context for a new locator (only when
+    ///   more callers than ever before are concurrent).
+    public func locate(latitude: Double, longitude: Double) throws(GEOSError) -> Result {
+        let locator: Locator
+        if let idle = idleLocators.withLock({ $0.popLast() }) {
+            locator = idle
+        } else {
+            locator = try Locator(self)
+        }
+        let result = locator.locate(latitude: latitude, longitude: longitude)
+        idleLocators.withLock { idle in
+            if idle.count < Self.idleLocatorLimit { idle.append(locator) }
+        }
+        return result
     }
 
     /// A new ``Locator`` for the calling thread.
