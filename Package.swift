@@ -68,8 +68,14 @@ let package = Package(
         // NDJSON streams through the engine on all cores: batches read, parsed and decided in
         // parallel (sessions partitioned), written in input order, every line counted.
         // `import GeoEnrich`: every layer's public types in one import
-        .target(name: "GeoEnrich", dependencies: ["EnrichEngine", "EnrichStream", "GeoLookup", "GeoModel", "H3Core",
-                                                  "LocationPush", "RecordCodec"]),
+        // (and what only a service needs: the push as a swift-service-lifecycle Service, ByteBuffer
+        // entries to the enricher; the `geo-enrich` command does not link them)
+        .target(name: "GeoEnrich", dependencies: [
+            "EnrichEngine", "EnrichStream", "GeoLookup", "GeoModel", "H3Core", "LocationPush", "RecordCodec",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
         // GeoEnricher, the service's entry, logs with swift-log and counts with swift-metrics.
         .target(name: "EnrichStream", dependencies: [
             "EnrichEngine", "RecordCodec", "GeoLookup", "ThreadSharing", "CZlib",
@@ -83,7 +89,6 @@ let package = Package(
             "GeoModel", "ThreadSharing",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -113,7 +118,7 @@ let package = Package(
         .testTarget(name: "GeoModelTests", dependencies: ["GeoModel", "H3Core"]),
         // the CLI's own logic (the data search), through @testable import of the executable
         .testTarget(name: "GeoEnrichCLITests", dependencies: ["GeoEnrichCLI"]),
-        .testTarget(name: "GeoEnrichTests", dependencies: ["GeoEnrich"]),
+        .testTarget(name: "GeoEnrichTests", dependencies: ["GeoEnrich", .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(name: "GeoBridgeTests", dependencies: ["GeoBridge"]),
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "GeoBridge", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "EnrichEngineTests", dependencies: ["EnrichEngine", "GeoMath", "TestSupport"]),
@@ -123,7 +128,7 @@ let package = Package(
                                                             .product(name: "MetricsTestKit", package: "swift-metrics")],
                     exclude: ["Fixtures"]),
         .testTarget(name: "LocationPushTests", dependencies: [
-            "LocationPush", "ThreadSharing",
+            "LocationPush", "ThreadSharing", "GeoEnrich",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "MetricsTestKit", package: "swift-metrics"),

@@ -197,7 +197,7 @@ public struct EnrichedLine: Sendable, Hashable {
 }
 
 /// A request body enriched by ``GeoEnricher``.
-public struct EnrichedBody: Sendable {
+public struct EnrichedBody: Sendable, Hashable {
     /// Every line of the body, in order (a blank line has no output and no decisions).
     public var lines: [EnrichedLine]
 

@@ -42,10 +42,15 @@ public struct SessionID: Hashable, Sendable, CustomStringConvertible {
         stableHash = h
     }
 
+    // inlinable: the session table's probe compares ids on every record, and SessionID lives in
+    // GeoModel, another module than the table (a call per comparison cost the stream 5 % of its
+    // CPU per line with one worker when the type moved here)
+    @inlinable
     public static func == (a: SessionID, b: SessionID) -> Bool {
         a.stableHash == b.stableHash && a.rawValue == b.rawValue
     }
 
+    @inlinable
     public func hash(into hasher: inout Hasher) { hasher.combine(stableHash) }
 
     public var description: String { rawValue }

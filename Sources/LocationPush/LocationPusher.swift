@@ -4,7 +4,6 @@ import CoreMetrics
 import Logging
 import NIOCore
 import NIOHTTP1
-import ServiceLifecycle
 import ThreadSharing
 
 #if canImport(Glibc)
@@ -22,9 +21,11 @@ import Darwin
 /// (call it from any thread). ``drain(timeout:interrupted:)`` waits for what is left at the end
 /// of a run and hands back what could not be delivered.
 ///
-/// In a service, run it as a swift-service-lifecycle `Service`: ``run()`` waits for the graceful
-/// shutdown, then drains for ``drainTimeout`` seconds, logs each dead letter (its session and
-/// reason, never the key or the location) and keeps them in ``deadLetters``.
+/// In a service, run it as a swift-service-lifecycle `Service` (the conformance comes with
+/// `import GeoEnrich`, so that the `geo-enrich` command does not link the lifecycle library):
+/// `run()` waits for the graceful shutdown, then drains for ``drainTimeout`` seconds, logs each
+/// dead letter (its session and reason, never the key or the location) and keeps them in
+/// ``deadLetters``.
 ///
 /// ```swift
 /// let pusher = LocationPusher(endpoint: try PushEndpoint(baseURL: url, apiKey: key))
@@ -35,7 +36,7 @@ import Darwin
 public final class LocationPusher: Sendable {
     public let endpoint: PushEndpoint
     public let policy: PushPolicy
-    /// Seconds that ``run()`` waits for the pushes under way once the service is asked to stop.
+    /// Seconds that the service's `run()` waits for the pushes under way once asked to stop.
     public let drainTimeout: Double
     private let client: HTTPClient
     /// Whether the pusher made its client (and so shuts it down), or was given the service's.
@@ -48,7 +49,8 @@ public final class LocationPusher: Sendable {
     /// first given up.
     private let letters = Monitor(DeadLetters())
     private let started = ContinuousClock.now
-    private let logger: Logger
+    /// Where the pusher logs (the service conformance in GeoEnrich logs there too).
+    package let logger: Logger
     private let metrics: PushMetrics
 
     /// - Parameters:
@@ -59,9 +61,9 @@ public final class LocationPusher: Sendable {
     ///     carry the key to another host): make it with ``httpClientConfiguration(policy:)``,
     ///     or set `redirectConfiguration = .disallow`. A redirect that such a client follows
     ///     anyway is counted as a refused delivery and logged as an error. Without a client,
-    ///     the pusher makes its own and shuts it down in ``shutdown()``, at the end of
-    ///     ``run()``, or, failing both, when it is released.
-    ///   - drainTimeout: seconds that ``run()`` waits at shutdown for the pushes under way.
+    ///     the pusher makes its own and shuts it down in ``shutdown()``, at the end of the
+    ///     service's `run()`, or, failing both, when it is released.
+    ///   - drainTimeout: seconds that the service's `run()` waits at shutdown for the pushes under way.
     ///   - logger: where to log (quiet by default): retries at `debug`, dead letters at
     ///     `warning`; never the key, never a location.
     ///   - metrics: where the push's counters go (default: the process's `MetricsSystem`).
@@ -254,20 +256,6 @@ public final class LocationPusher: Sendable {
         var ts = timespec()
         clock_gettime(CLOCK_REALTIME, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-    }
-}
-
-extension LocationPusher: Service {
-    /// Runs until the service group shuts down gracefully (or the task is cancelled), then
-    /// drains for ``drainTimeout`` seconds, keeps what was not delivered in ``deadLetters``
-    /// (each logged at `warning`), and shuts its own client down.
-    public func run() async throws {
-        try? await gracefulShutdown()
-        let letters = await drain(timeout: drainTimeout)
-        if !letters.isEmpty {
-            logger.warning("push drained with dead letters", metadata: ["dead_letters": "\(letters.count)"])
-        }
-        try await shutdown()
     }
 }
 

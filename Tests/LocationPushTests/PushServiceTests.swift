@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Logging
 import MetricsTestKit
 import NIOPosix
+import GeoEnrich  // the pusher as a swift-service-lifecycle Service
 import ServiceLifecycle
 import ThreadSharing
 import Testing
