@@ -42,9 +42,8 @@ public struct SessionID: Hashable, Sendable, CustomStringConvertible {
         stableHash = h
     }
 
-    // inlinable: the session table's probe compares ids on every record, and SessionID lives in
-    // GeoModel, another module than the table (a call per comparison cost the stream 5 % of its
-    // CPU per line with one worker when the type moved here)
+    // inlinable: the session table's probe and the renderer's cache compare and hash ids on every
+    // record, in other modules than this one (EnrichEngine, EnrichStream)
     @inlinable
     public static func == (a: SessionID, b: SessionID) -> Bool {
         a.stableHash == b.stableHash && a.rawValue == b.rawValue
