@@ -111,7 +111,8 @@ let package = Package(
             ]),
 
         // Helpers shared by the test targets (a seeded generator); not part of any product.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["ThreadSharing", .product(name: "Logging", package: "swift-log")],
+                path: "Tests/TestSupport"),
         // GeoBridge for PROJ, the reference the local distance and its bound are checked against.
         .testTarget(name: "GeoMathTests", dependencies: ["GeoMath", "GeoBridge", "TestSupport"]),
         .testTarget(name: "H3CoreTests", dependencies: ["H3Core", "TestSupport"], resources: [.copy("Fixtures")]),
@@ -128,7 +129,7 @@ let package = Package(
                                                             .product(name: "MetricsTestKit", package: "swift-metrics")],
                     exclude: ["Fixtures"]),
         .testTarget(name: "LocationPushTests", dependencies: [
-            "LocationPush", "ThreadSharing", "GeoEnrich",
+            "LocationPush", "ThreadSharing", "GeoEnrich", "TestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "MetricsTestKit", package: "swift-metrics"),

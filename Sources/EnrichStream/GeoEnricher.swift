@@ -36,11 +36,9 @@ public final class GeoEnricher: Sendable {
 
     private let engine: LocationEngine<StandardEnricher>
     private let lookup: LocationLookup
-    /// Processors not in use: a call takes one and gives it back, so that the per-call cost is
-    /// a lock, not the set-up of a processor (its GEOS context, its renderer's cache).
-    private let idle: Monitor<[RecordProcessor<SharedSessions>]>
-    /// Idle processors kept, at most; a burst of more concurrent calls makes more, then drops them.
-    private let idleLimit: Int
+    /// Processors lent to the calls: a call costs a lock, not the set-up of a processor (its
+    /// GEOS context, its renderer's cache).
+    private let processors: LendingPool<RecordProcessor<SharedSessions>>
     private let totals = Monitor(EnrichStatistics())
     private let metrics: EnrichMetrics
     private let logger: Logger
@@ -65,8 +63,7 @@ public final class GeoEnricher: Sendable {
         self.logger = logger
         self.metrics = EnrichMetrics(factory: metrics ?? MetricsSystem.factory)
         engine = try LocationEngine.standard(configuration: configuration, lookup: lookup)
-        idleLimit = max(8, ProcessorCount.active * 4)
-        idle = Monitor([])
+        processors = LendingPool(idleLimit: max(8, ProcessorCount.active * 4))
     }
 
     /// A logger that logs nothing: the default, so that a library is quiet unless asked.
@@ -129,26 +126,21 @@ public final class GeoEnricher: Sendable {
     // MARK: Inside
 
     private func withProcessor<R>(_ body: (inout RecordProcessor<SharedSessions>) -> R) -> R {
-        var processor: RecordProcessor<SharedSessions>
-        if let taken = idle.withLock({ $0.popLast() }) {
-            processor = taken
-        } else {
-            do {
-                processor = try RecordProcessor(configuration: configuration, lookup: lookup, format: format,
+        processors.withBorrowed(make: makeProcessor, body)
+    }
+
+    private func makeProcessor() -> RecordProcessor<SharedSessions> {
+        do {
+            var processor = try RecordProcessor(configuration: configuration, lookup: lookup, format: format,
                                                 emitRejected: emitRejected, collectsAccepted: false,
                                                 sessions: SharedSessions(engine: engine))
-            } catch {
-                // the first processor was made in init without error; a GEOS context that
-                // cannot be made later is an exhausted process
-                fatalError("geo-enrich: cannot make a record processor: \(error)")
-            }
             processor.collectsDecisions = true
+            return processor
+        } catch {
+            // the engine's enrichers were made in init without error; a GEOS context that cannot
+            // be made later is an exhausted process
+            fatalError("geo-enrich: cannot make a record processor: \(error)")
         }
-        let result = body(&processor)
-        idle.withLock { pool in
-            if pool.count < idleLimit { pool.append(processor) }
-        }
-        return result
     }
 
     private func record<Bytes: Collection<UInt8>>(_ line: EnrichedLine, line bytes: Bytes, nanoseconds: Int64) {

@@ -17,12 +17,10 @@ public final class LocationLookup: Sendable {
     /// Largest distance in metres from a point to the centroid of its postal code, for locators
     /// made without one of their own (default 20 km).
     public let postalMaxDistance: Double
-    /// Locators not in use, lent by ``locate(latitude:longitude:)``: a locator costs a GEOS
-    /// context and its prepared geometries, about 30 times a lookup, so one is made per
-    /// concurrent caller, not per call.
-    private let idleLocators = Monitor<[Locator]>([])
-    /// Idle locators kept, at most (a burst of more concurrent callers makes more, then drops them).
-    static let idleLocatorLimit = 16
+    /// Locators lent by ``locate(latitude:longitude:)``: a locator costs a GEOS context and its
+    /// prepared geometries, about 30 times a lookup, so one is made per concurrent caller, not
+    /// per call.
+    private let locators = LendingPool<Locator>(idleLimit: 16)
 
     /// The file names inside a data directory.
     public static let countriesFile = "countries.bin"
@@ -94,17 +92,9 @@ public final class LocationLookup: Sendable {
     /// - Throws: ``GEOSError`` when GEOS cannot create a context for a new locator (only when
     ///   more callers than ever before are concurrent).
     public func locate(latitude: Double, longitude: Double) throws(GEOSError) -> Result {
-        let locator: Locator
-        if let idle = idleLocators.withLock({ $0.popLast() }) {
-            locator = idle
-        } else {
-            locator = try Locator(self)
+        try locators.withBorrowed(make: { () throws(GEOSError) in try Locator(self) }) { locator in
+            locator.locate(latitude: latitude, longitude: longitude)
         }
-        let result = locator.locate(latitude: latitude, longitude: longitude)
-        idleLocators.withLock { idle in
-            if idle.count < Self.idleLocatorLimit { idle.append(locator) }
-        }
-        return result
     }
 
     /// A new ``Locator`` for the calling thread.

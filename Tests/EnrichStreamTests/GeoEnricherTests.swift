@@ -163,23 +163,3 @@ import TestSupport
         }
     }
 }
-
-/// A log handler that keeps what it is given.
-final class LogSink: LogHandler, @unchecked Sendable {
-    private let lock = NSLock()
-    private var kept: [String] = []
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    var lines: [String] { lock.withLock { kept } }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let text = "\(event.level) \(event.message) \(event.metadata ?? [:])"
-        lock.withLock { kept.append(text) }
-    }
-}

@@ -4,8 +4,8 @@ import MetricsTestKit
 import NIOPosix
 import GeoEnrich  // the pusher as a swift-service-lifecycle Service
 import ServiceLifecycle
-import ThreadSharing
 import Testing
+import TestSupport
 @testable import LocationPush
 
 #if canImport(Glibc)
@@ -93,7 +93,7 @@ import Glibc
         let port = try server.start()
         defer { server.stop() }
         let client = HTTPClient(eventLoopGroupProvider: .singleton)  // follows redirects
-        let sink = PushLogSink()
+        let sink = LogSink()
         let pusher = LocationPusher(endpoint: try Self.endpoint(port), policy: Self.policy(), httpClient: client,
                                     logger: Logger(label: "test") { _ in sink })
         pusher.submit(session: "a", body: PushIntegrationTests.body(1))
@@ -129,7 +129,7 @@ import Glibc
         let port = try server.start()
         defer { server.stop() }
         let metrics = TestMetrics()
-        let sink = PushLogSink()
+        let sink = LogSink()
         var logger = Logger(label: "test") { _ in sink }
         logger.logLevel = .debug
         let pusher = LocationPusher(endpoint: try Self.endpoint(port), policy: Self.policy(), drainTimeout: 60,
@@ -154,24 +154,5 @@ import Glibc
         let log = sink.lines.joined(separator: "\n")
         #expect(log.contains("push given up") && log.contains("HTTP 400"), "\(log)")
         #expect(!log.contains(Self.key) && !log.contains("latitude"))
-    }
-}
-
-/// A log handler that keeps what it is given.
-final class PushLogSink: LogHandler, @unchecked Sendable {
-    private let kept = Monitor<[String]>([])
-    var metadata: Logger.Metadata = [:]
-    var logLevel: Logger.Level = .trace
-
-    var lines: [String] { kept.withLock { $0 } }
-
-    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-        get { metadata[key] }
-        set { metadata[key] = newValue }
-    }
-
-    func log(event: LogEvent) {
-        let text = "\(event.level) \(event.message) \(event.metadata ?? [:])"
-        kept.withLock { $0.append(text) }
     }
 }
