@@ -9,7 +9,7 @@ extension GeoEnricher {
     }
 
     /// Enriches a request body of NDJSON lines held in a `ByteBuffer`; see
-    /// ``GeoEnricher/enrich(body:)-([UInt8])``.
+    /// `enrich(body:)` of `[UInt8]`.
     public func enrich(body: ByteBuffer) async -> EnrichedBody {
         await enrich(body: Array(body.readableBytesView))
     }

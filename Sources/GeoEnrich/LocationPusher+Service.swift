@@ -6,7 +6,7 @@ import ServiceLifecycle
 // lifecycle library, which only a service needs.
 extension LocationPusher: Service {
     /// Runs until the service group shuts down gracefully (or the task is cancelled), then
-    /// drains for ``drainTimeout`` seconds, keeps what was not delivered in ``deadLetters``
+    /// drains for `drainTimeout` seconds, keeps what was not delivered in `deadLetters`
     /// (each logged at `warning`), and shuts its own client down.
     public func run() async throws {
         try? await gracefulShutdown()
