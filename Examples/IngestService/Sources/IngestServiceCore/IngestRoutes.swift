@@ -31,48 +31,40 @@ struct IngestRoutes: Sendable {
     /// `POST /v2/tracking-session-data`: a track event, answered with its `geo` (`{}` when its
     /// session has no live location).
     func track(_ request: Request) async throws -> Response {
-        let body = try await self.body(of: request)
-        switch RecordShaping.shape(body, session: nil, receivedAt: Self.now(), requireLocation: false) {
-        case .refused(let reason):
-            return Self.bad(reason)
-        case .line(let line):
-            let enriched = records.enrich(line: line)
-            if let reason = enriched.badReason { return Self.bad(reason.rawValue) }
-            guard try keep(enriched) else { return Self.unavailable() }
-            var out = Array(#"{"geo":"#.utf8)
-            out += enriched.decisions.first?.geoJSON ?? Array("{}".utf8)
-            out.append(UInt8(ascii: "}"))
-            return Self.json(.ok, out)
+        let enriched: EnrichedLine
+        switch try await enrichRecord(request, session: nil) {
+        case .failure(let refusal): return refusal.response
+        case .success(let line): enriched = line
         }
+        var out = Array(#"{"geo":"#.utf8)
+        out += enriched.decisions.first?.geoJSON ?? Array("{}".utf8)
+        out.append(UInt8(ascii: "}"))
+        return Self.json(.ok, out)
     }
 
     /// `PUT /v2/tracking-session/{sessionId}/location`: a fix of the session, accepted (with its
     /// `geo`, and pushed on when a push is set) or rejected with the reason.
     func location(_ request: Request, session: String) async throws -> Response {
-        let body = try await self.body(of: request)
-        switch RecordShaping.shape(body, session: session, receivedAt: Self.now(), requireLocation: true) {
-        case .refused(let reason):
-            return Self.bad(reason)
-        case .line(let line):
-            let enriched = records.enrich(line: line)
-            if let reason = enriched.badReason { return Self.bad(reason.rawValue) }
-            guard try keep(enriched) else { return Self.unavailable() }
-            switch enriched.decisions.first {
-            case .accepted(let enrichment):
-                if let pusher, let id = SessionID(session) {
-                    pusher.submit(session: id, body: PushBody.json(latitude: enrichment.latitude,
-                                                                  longitude: enrichment.longitude,
-                                                                  accuracy: enrichment.accuracy))
-                }
-                var out = Array(#"{"accepted":true,"geo":"#.utf8)
-                out += enriched.decisions[0].geoJSON ?? []
-                out.append(UInt8(ascii: "}"))
-                return Self.json(.ok, out)
-            case .rejected(let reason):
-                return Self.json(.ok, #"{"accepted":false,"reason":"\#(reason.rawValue)"}"#)
-            case .attached, .unattached, nil:
-                return Self.bad("missing_location")
+        let enriched: EnrichedLine
+        switch try await enrichRecord(request, session: session) {
+        case .failure(let refusal): return refusal.response
+        case .success(let line): enriched = line
+        }
+        switch enriched.decisions.first {
+        case .accepted(let enrichment):
+            if let pusher, let id = SessionID(session) {
+                pusher.submit(session: id, body: PushBody.json(latitude: enrichment.latitude,
+                                                              longitude: enrichment.longitude,
+                                                              accuracy: enrichment.accuracy))
             }
+            var out = Array(#"{"accepted":true,"geo":"#.utf8)
+            out += enriched.decisions[0].geoJSON ?? []
+            out.append(UInt8(ascii: "}"))
+            return Self.json(.ok, out)
+        case .rejected(let reason):
+            return Self.json(.ok, #"{"accepted":false,"reason":"\#(reason.rawValue)"}"#)
+        case .attached, .unattached, nil:
+            return Self.bad("missing_location")
         }
     }
 
@@ -85,6 +77,26 @@ struct IngestRoutes: Sendable {
         if let reason = enriched.badReason { return Self.bad(reason.rawValue) }
         guard try keep(enriched) else { return Self.unavailable() }
         return Self.json(.ok, enriched.output ?? line)
+    }
+
+    /// Why a record was not taken: the answer to give.
+    struct Refusal: Error {
+        let response: Response
+    }
+
+    /// A request's record, shaped into a line and enriched, its output line kept; or the answer
+    /// that refuses it (400 with the reason, 503 once the output has failed).
+    private func enrichRecord(_ request: Request, session: String?) async throws -> Result<EnrichedLine, Refusal> {
+        let body = try await self.body(of: request)
+        switch RecordShaping.shape(body, session: session, receivedAt: Self.now(), requireLocation: session != nil) {
+        case .refused(let reason):
+            return .failure(Refusal(response: Self.bad(reason)))
+        case .line(let line):
+            let enriched = records.enrich(line: line)
+            if let reason = enriched.badReason { return .failure(Refusal(response: Self.bad(reason.rawValue))) }
+            guard try keep(enriched) else { return .failure(Refusal(response: Self.unavailable())) }
+            return .success(enriched)
+        }
     }
 
     // MARK: Operations
