@@ -12,8 +12,10 @@ final class BatchWriter {
     /// Input names, for error reports when there is more than one input.
     private let inputNames: [String]?
     private var report: [UInt8] = []
-    /// A batch's output lines, gathered before they go to the output in one piece.
-    private var gathered: [UInt8] = []
+    /// A batch's output, as pieces of the batch's input and of the partitions' outputs.
+    private var pieces = GatherList()
+    /// A `\n` for lines whose own cannot be written with them.
+    private let newline: UnsafeMutablePointer<UInt8>
     /// The figures of every line written so far.
     private(set) var statistics = EnrichStatistics()
     /// Whether the error limit was reached.
@@ -34,27 +36,58 @@ final class BatchWriter {
         self.errors = errors
         self.maxErrors = maxErrors
         self.inputNames = inputNames
+        newline = .allocate(capacity: 1)
+        newline.initialize(to: 0x0A)
     }
+
+    deinit { newline.deallocate() }
 
     /// Writes `batch`.
     /// - Returns: `false` when the error limit was reached (the lines after it are not written).
     /// - Throws: ``StreamError`` when an output cannot be written.
     func write(_ batch: LineBatch) throws(StreamError) -> Bool {
+        // the partitions' bytes stay where the processors wrote them: the output is a gather
+        // list of pieces of them and of the batch's input (``DecidedLine``)
+        var result: Result<Bool, StreamError> = .success(true)
+        var bases: [UnsafePointer<UInt8>?] = []
+        bases.reserveCapacity(batch.outputs.count)
+        Self.withBytes(of: batch.outputs, from: 0, &bases) { bases in
+            do throws(StreamError) {
+                result = .success(try write(batch, outputBytes: bases))
+            } catch {
+                result = .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// Calls `body` with the base address of each output's ``ProcessorOutput/bytes`` (`nil`
+    /// for an empty one), valid throughout the call.
+    private static func withBytes(of outputs: [ProcessorOutput], from k: Int, _ bases: inout [UnsafePointer<UInt8>?],
+                                  _ body: ([UnsafePointer<UInt8>?]) -> Void) {
+        guard k < outputs.count else { return body(bases) }
+        outputs[k].bytes.withUnsafeBufferPointer { bytes in
+            bases.append(bytes.baseAddress)
+            withBytes(of: outputs, from: k + 1, &bases, body)
+        }
+    }
+
+    private func write(_ batch: LineBatch, outputBytes: [UnsafePointer<UInt8>?]) throws(StreamError) -> Bool {
         let base = batch.base
+        let filled = batch.filled
         // local lets: no exclusivity check on the batch's properties per line
         let chunks = batch.chunks
         let outputs = batch.outputs
         var next = Array(repeating: 0, count: outputs.count)
         // counted in a local copy (no exclusivity check per line), stored back at the end
         var statistics = self.statistics
-        // taken, not copied: a copy would share the storage, and emptying it would then allocate
-        // a new buffer each batch
-        var gathered: [UInt8] = []
-        swap(&gathered, &self.gathered)
-        gathered.removeAll(keepingCapacity: true)
+        // taken, not copied (as `statistics`), and given back emptied but with its storage
+        var pieces = GatherList()
+        swap(&pieces, &self.pieces)
+        pieces.removeAll()
         defer {
             self.statistics = statistics
-            self.gathered = gathered
+            self.pieces = pieces
         }
         for chunk in chunks {
             for j in chunk.lines.indices {
@@ -79,14 +112,20 @@ final class BatchWriter {
                         continue
                     case .input:
                         let span = batch.lines[i]
-                        gathered.append(contentsOf: UnsafeBufferPointer(start: base + span.start, count: span.count))
-                        gathered.append(0x0A)
-                    case .written:
-                        outputs[p].bytes.withUnsafeBufferPointer { bytes in
-                            gathered.append(contentsOf: UnsafeBufferPointer(
-                                rebasing: bytes[Int(decided.start)..<Int(decided.start + decided.count)]))
+                        let end = span.start + span.count
+                        if end < filled && base[end] == 0x0A {
+                            // the line and its own `\n` (a `\r\n` line needs the `\r` left out)
+                            pieces.append(base + span.start, count: span.count + 1)
+                        } else {
+                            pieces.append(base + span.start, count: span.count)
+                            pieces.append(newline, count: 1)
                         }
-                        gathered.append(0x0A)
+                    case .written:
+                        if decided.prefix > 0 {
+                            pieces.append(base + batch.lines[i].start, count: Int(decided.prefix))
+                        }
+                        // the processor wrote a `\n` after each line's bytes
+                        pieces.append(outputBytes[p]! + Int(decided.start), count: Int(decided.count) + 1)
                     }
                 case .bad(let reason):
                     statistics.countLine()
@@ -103,14 +142,14 @@ final class BatchWriter {
                         // only a batch of one line holds a cut line, so spans are input offsets
                         statistics.bytes = i + 1 < batch.lines.count
                             ? batch.inputRange.lowerBound + batch.lines[i + 1].start : batch.inputRange.upperBound
-                        try output.append(gathered)
+                        try output.append(&pieces)
                         submitAccepted(batch, before: i)
                         return false
                     }
                 }
             }
         }
-        try output.append(gathered)
+        try output.append(&pieces)
         statistics.bytes = batch.inputRange.upperBound
         submitAccepted(batch, before: batch.lines.count)
         return true

@@ -2,42 +2,52 @@ import EnrichEngine
 import GeoModel
 import RecordCodec
 
-/// Writes output lines for one partition: a record's line with its enrichment spliced in, in the
-/// stream's ``RecordFormat``.
+/// Writes output lines for one partition: what a record's line gets after its first
+/// `closingBraceOffset` bytes (its enrichment and closing brace, or its rejection), in the
+/// stream's ``RecordFormat``. The input's bytes before that are not copied: the writer gathers
+/// them from the batch (see ``DecidedLine/prefix``).
 ///
 /// The `geo` object of a fix is the same on every line it enriches but for `age_ms`, so the
-/// renderer keeps each session's last rendered object and reuses it while the session's
-/// enrichment is unchanged (a fix's own line and its events cost one rendering). The cache is
-/// emptied when it reaches ``cacheLimit`` sessions, so its memory is bounded.
+/// renderer keeps sessions' last rendered objects and reuses one while its session's
+/// enrichment is unchanged (a fix's own line and its events cost one rendering).
+///
+/// The cache is direct-mapped: ``cacheSlots`` slots, a session's slot chosen by its id's
+/// ``SessionID/stableHash``, which was computed once when the line was read. A `Dictionary`
+/// here hashed every id again (SipHash, `Hasher._seed`, `find` and `_finalize` were 3.2 % of
+/// the 1 M-line stream's samples); two sessions that share a slot only render more often, the
+/// output is the same. Its memory is fixed: the slots, and one rendering each.
 struct GeoRenderer {
-    private var cache: [SessionID: (enrichment: Enrichment, geo: RenderedGeo)] = [:]
-    /// Sessions whose rendering is kept, at most, per partition. An entry costs about 450 bytes
-    /// (the key, the enrichment, the rendered bytes' buffer); at 65,536 the caches of one
-    /// worker's four partitions held about 120 MB on a stream of 1 M live sessions, the
-    /// larger part of what the README called 150 bytes a session. 4,096 still holds every
-    /// session of the benchmark stream (2,000 sessions over the partitions), where reuse pays.
-    static let cacheLimit = 1 << 12
-
-    init() {}
-
-    /// Appends `line` enriched with `enrichment` seen `age` milliseconds after its fix.
-    mutating func write(line: UnsafeBufferPointer<UInt8>, record: ParsedRecord, session: SessionID,
-                        enrichment: Enrichment, age: Int64, to out: inout [UInt8]) {
-        let geo: RenderedGeo
-        if let cached = cache[session], cached.enrichment == enrichment {
-            geo = cached.geo
-        } else {
-            geo = RenderedGeo(enrichment)
-            if cache.count >= Self.cacheLimit { cache.removeAll(keepingCapacity: true) }
-            cache[session] = (enrichment, geo)
-        }
-        Splice.append(line: line, closingBrace: record.closingBraceOffset, geo: geo, ageMilliseconds: age, to: &out)
+    private struct Slot {
+        var session: SessionID?
+        var enrichment: Enrichment?
+        var geo: RenderedGeo?
     }
 
-    /// Appends a rejected fix's line with `"rejected":"<reason>"` added before its final `}`.
-    static func writeRejected(line: UnsafeBufferPointer<UInt8>, record: ParsedRecord, reason: RejectReason,
-                       to out: inout [UInt8]) {
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<record.closingBraceOffset]))
+    private var slots: [Slot]
+    /// Slots of the cache, per partition: a power of two. A slot costs about 180 bytes (the
+    /// session, the enrichment, the rendering's buffer); 2,048 per partition keep the benchmark
+    /// stream's 2,000 sessions (spread over the partitions) with few collisions.
+    static let cacheSlots = 1 << 11
+
+    init() {
+        slots = Array(repeating: Slot(), count: Self.cacheSlots)
+    }
+
+    /// Appends the tail of `record`'s line enriched with `enrichment` seen `age` milliseconds
+    /// after its fix: `,"geo":{…}}` (``Splice/appendTail(_:ageMilliseconds:to:)``).
+    mutating func writeTail(record: ParsedRecord, session: SessionID, enrichment: Enrichment, age: Int64,
+                            to out: inout [UInt8]) {
+        let slot = Int(truncatingIfNeeded: session.stableHash) & (Self.cacheSlots - 1)
+        slots.withUnsafeMutableBufferPointer { slots in
+            if slots[slot].session != session || slots[slot].enrichment != enrichment {
+                slots[slot] = Slot(session: session, enrichment: enrichment, geo: RenderedGeo(enrichment))
+            }
+            Splice.appendTail(slots[slot].geo!, ageMilliseconds: age, to: &out)
+        }
+    }
+
+    /// Appends the tail of a rejected fix's line: `,"rejected":"<reason>"}`.
+    static func writeRejectedTail(reason: RejectReason, to out: inout [UInt8]) {
         out.append(contentsOf: #","rejected":""#.utf8)
         out.append(contentsOf: reason.rawValue.utf8)
         out.append(contentsOf: #""}"#.utf8)

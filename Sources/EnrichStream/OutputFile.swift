@@ -65,6 +65,37 @@ public final class OutputFile {
         if buffer.count >= Self.flushSize { try flush() }
     }
 
+    /// Below this many bytes, a gather list is copied into the buffer (a live stream's small
+    /// batches, written once a megabyte is buffered or the input pauses); a larger one is
+    /// written as it is with `writev(2)`.
+    private static let gatherCopyLimit = 1 << 16
+
+    /// Appends the bytes of `list`'s pieces, in order. The list may be changed (a short write
+    /// advances its pieces).
+    func append(_ list: inout GatherList) throws(StreamError) {
+        if list.byteCount < Self.gatherCopyLimit {
+            for piece in list.pieces {
+                buffer.append(contentsOf: UnsafeRawBufferPointer(start: piece.iov_base, count: piece.iov_len))
+            }
+            if buffer.count >= Self.flushSize { try flush() }
+            return
+        }
+        try flush()
+        var first = 0
+        while first < list.pieces.count {
+            // IOV_MAX (1,024 on Linux and Darwin) pieces a call at most
+            let n = list.pieces.withUnsafeBufferPointer { pieces in
+                writev(fd, pieces.baseAddress! + first, Int32(min(1024, pieces.count - first)))
+            }
+            if n < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw StreamError("cannot write", name, errno: errno)
+            }
+            bytesWritten += n
+            first = list.consume(n, from: first)
+        }
+    }
+
     /// Appends bytes and a `\n`.
     func appendLine(_ bytes: UnsafeBufferPointer<UInt8>) throws(StreamError) {
         buffer.append(contentsOf: bytes)

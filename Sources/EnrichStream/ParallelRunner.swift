@@ -104,10 +104,9 @@ final class ParallelRunner {
                 defer { all[p] = ProcessorOutput() }
                 return all[p]
             }
-            let route = UInt8(truncatingIfNeeded: p)
             partitions[p].processor.withLock { processor in
                 for chunk in parsed {
-                    for j in chunk.lines.indices where chunk.routes[j] == route {
+                    for j in chunk.lines(of: p) {
                         let i = chunk.first + j
                         processor.process(chunk.lines[j], line: bytes.line(lines[i]), index: Int32(i), into: &output)
                     }
@@ -137,7 +136,8 @@ final class ParallelRunner {
     }
 }
 
-/// A range of a batch's lines, read: the lines from ``first`` on, and each one's partition.
+/// A range of a batch's lines, read: the lines from ``first`` on, each one's partition, and
+/// the lines of each partition.
 struct ParsedChunk: Sendable {
     /// The index in the batch of the chunk's first line.
     var first = 0
@@ -145,6 +145,12 @@ struct ParsedChunk: Sendable {
     var lines: [CheckedLine] = []
     /// One per line: the partition of the line's session (0 for blank and bad lines).
     var routes: [UInt8] = []
+    /// The chunk's lines (indices in ``lines``) grouped by partition, in input order within
+    /// each: partition `p`'s are `byPartition[starts[p]..<starts[p + 1]]`. Each partition
+    /// visits only its own lines; when every partition walked all the routes, a line cost
+    /// as many tests as there are partitions.
+    private var byPartition: [Int32] = []
+    private var starts: [Int32] = []
 
     /// Reads `range` of the batch's lines, replacing what the chunk held.
     mutating func read(_ spans: [LineSpan], range: Range<Int>, bytes: SharedBytes, reader: LineReader, partitions: Int) {
@@ -158,6 +164,34 @@ struct ParsedChunk: Sendable {
             lines.append(checked)
             routes.append(route)
         }
+        group(partitions: partitions)
+    }
+
+    /// Fills ``byPartition`` from ``routes``: a counting sort, stable.
+    private mutating func group(partitions: Int) {
+        starts.removeAll(keepingCapacity: true)
+        starts.append(contentsOf: repeatElement(0, count: partitions + 1))
+        byPartition.removeAll(keepingCapacity: true)
+        byPartition.append(contentsOf: repeatElement(0, count: routes.count))
+        routes.withUnsafeBufferPointer { routes in
+            starts.withUnsafeMutableBufferPointer { starts in
+                for route in routes { starts[Int(route) + 1] &+= 1 }
+                for p in 0..<partitions { starts[p + 1] &+= starts[p] }
+                var next = Array(starts[..<partitions])
+                byPartition.withUnsafeMutableBufferPointer { grouped in
+                    for (j, route) in routes.enumerated() {
+                        grouped[Int(next[Int(route)])] = Int32(truncatingIfNeeded: j)
+                        next[Int(route)] &+= 1
+                    }
+                }
+            }
+        }
+    }
+
+    /// The indices in ``lines`` of partition `p`'s lines, in input order (blank and bad lines
+    /// are partition 0's: ``RecordProcessor`` passes over them).
+    func lines(of p: Int) -> LazyMapSequence<ArraySlice<Int32>, Int> {
+        byPartition[Int(starts[p])..<Int(starts[p + 1])].lazy.map { Int($0) }
     }
 
     /// The partition of `session`'s records: the high half of its stable hash, as the engine

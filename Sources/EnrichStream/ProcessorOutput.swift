@@ -4,7 +4,8 @@ import RecordCodec
 /// What a ``RecordProcessor`` wrote for its lines of one batch, in input order: the writer
 /// copies it out between the other partitions' lines.
 struct ProcessorOutput: Sendable {
-    /// The output lines' bytes, one after the other (no `\n`s).
+    /// The written parts of the output lines, one after the other, each followed by a `\n`
+    /// (so that the writer hands the kernel a line's tail and its terminator as one piece).
     var bytes: [UInt8] = []
     /// One per line with records, in input order.
     var lines: [DecidedLine] = []
@@ -56,10 +57,20 @@ enum LineOutcome: UInt8, Sendable {
 }
 
 /// What a processor decided about one of its lines, and where the line's output is: nowhere,
-/// the input line as it is, or `count` bytes at `start` in the processor's output.
+/// the input line as it is, or the input line's first `prefix` bytes followed by `count` bytes
+/// at `start` in the processor's ``ProcessorOutput/bytes`` (then the `\n` that follows them there).
+///
+/// A canonical line's enrichment goes before its closing brace, so its output is the input up
+/// to that brace, then `,"geo":{…}}`: the processor writes only the tail, and the writer
+/// gathers the input's bytes from the batch where they lie (`writev(2)`), rather than the
+/// processor copying each line's ~150 bytes into its output and the writer copying them again
+/// into one buffer (the two copies were 7.9 % of the 1 M-line stream's samples, `memmove`).
 struct DecidedLine: Sendable {
     var outcome: LineOutcome
     var output: Output
+    /// For ``Output/written``: the bytes of the input line that come first (0 when the written
+    /// bytes are the whole line, as an SDK line's are).
+    var prefix: Int32 = 0
     var start: Int32 = 0
     var count: Int32 = 0
     /// For ``LineOutcome/records``: where the records' outcomes are in the output's list.

@@ -104,19 +104,21 @@ struct RecordProcessor<Sessions: SessionDecisions> {
         let start = out.bytes.count
         switch decision {
         case .accepted(let enrichment):
-            renderer.write(line: line, record: record, session: session, enrichment: enrichment, age: 0, to: &out.bytes)
+            renderer.writeTail(record: record, session: session, enrichment: enrichment, age: 0, to: &out.bytes)
             if collectsAccepted { out.accepted.append(AcceptedFix(line: index, session: session, enrichment: enrichment)) }
         case .rejected(let reason):
             guard emitRejected else { return DecidedLine(outcome: decision.outcome, output: .none) }
-            GeoRenderer.writeRejected(line: line, record: record, reason: reason, to: &out.bytes)
+            GeoRenderer.writeRejectedTail(reason: reason, to: &out.bytes)
         case .attached(let attachment):
-            renderer.write(line: line, record: record, session: session, enrichment: attachment.enrichment,
-                           age: attachment.ageMilliseconds, to: &out.bytes)
+            renderer.writeTail(record: record, session: session, enrichment: attachment.enrichment,
+                               age: attachment.ageMilliseconds, to: &out.bytes)
         case .unattached:
             return DecidedLine(outcome: decision.outcome, output: .input)
         }
-        return DecidedLine(outcome: decision.outcome, output: .written, start: Int32(start),
-                           count: Int32(out.bytes.count - start))
+        let count = out.bytes.count - start
+        out.bytes.append(0x0A)
+        return DecidedLine(outcome: decision.outcome, output: .written, prefix: Int32(record.closingBraceOffset),
+                           start: Int32(start), count: Int32(count))
     }
 
     /// An SDK payload line: each record decided in order, then the line written with their
@@ -164,6 +166,7 @@ struct RecordProcessor<Sessions: SessionDecisions> {
         decided.output = .written
         decided.start = Int32(start)
         decided.count = Int32(out.bytes.count - start)
+        out.bytes.append(0x0A)
         return decided
     }
 
@@ -221,7 +224,7 @@ struct RecordProcessor<Sessions: SessionDecisions> {
             let output: [UInt8]? = switch decided.output {
             case .none: nil
             case .input: Array(cut)
-            case .written: Array(out.bytes[Int(decided.start)..<Int(decided.start + decided.count)])
+            case .written: Array(cut[..<Int(decided.prefix)]) + out.bytes[Int(decided.start)..<Int(decided.start + decided.count)]
             }
             return LineResult(outcomes: outcomes, output: output, accepted: out.accepted, decisions: out.decisions)
         }

@@ -49,6 +49,20 @@ public enum Splice {
         checkClosingBrace(line, closingBrace)
         reserve(&output, closingBrace + geo.bytes.count + 20)
         output.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<closingBrace]))
+        appendTail(geo, ageMilliseconds: ageMilliseconds, to: &output)
+    }
+
+    /// Appends what an enriched line has after the input line's first `closingBrace` bytes:
+    /// `,"geo":{…}}`, the `geo` member and the record's closing brace. The stream's writer puts
+    /// the input's bytes before it itself (``append(line:closingBrace:geo:ageMilliseconds:to:)``
+    /// copies them; a writer that gathers its output with `writev(2)` need not).
+    ///
+    /// - Parameters:
+    ///   - geo: the fix's rendered `geo` object.
+    ///   - ageMilliseconds: milliseconds from the fix to this record (0 on the fix itself).
+    ///   - output: the buffer to append to.
+    public static func appendTail(_ geo: RenderedGeo, ageMilliseconds: Int64, to output: inout [UInt8]) {
+        reserve(&output, geo.bytes.count + 20)
         geo.bytes.withUnsafeBufferPointer { bytes in
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<geo.ageOffset]))
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
