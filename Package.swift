@@ -97,7 +97,7 @@ let package = Package(
         // The engine's and the push's command-line options, shared by the CLI and a service built
         // on the library (Examples/IngestService): the same names mean the same things.
         .target(name: "GeoEnrichOptions", dependencies: [
-            "EnrichEngine", "H3Core", "LocationPush",
+            "EnrichEngine", "GeoModel", "H3Core", "LocationPush",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -105,7 +105,8 @@ struct EnrichCommand: ParsableCommand {
         let statsFile: OutputFile?
         do {
             let lookup = try LocationLookup(dataDirectory: DataDirectory.resolve(data),
-                                            postalMaxDistance: engine.postalMaxDistance)
+                                            postalMaxDistance: engine.postalMaxDistance,
+                                            postalCountries: engine.postalCountries.systems)
             pipeline = try EnrichPipeline(options: options, lookup: lookup)
             files = try (inputs.isEmpty ? ["-"] : inputs).map { try InputFile(path: $0) }
             out = try output.map { try OutputFile(path: $0) } ?? .standardOutput()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import GeoEnrichOptions
 import GeoLookup
 
 #if canImport(Glibc)
@@ -11,7 +12,7 @@ import Darwin
 struct LookupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lookup",
-        abstract: "Country, and in Canada postal code and FSA, of `LAT LNG` lines (degrees).",
+        abstract: "Country, and in Canada postal code and FSA (in the US with --postal-countries CA,US, the ZIP code), of `LAT LNG` lines (degrees).",
         discussion: """
             Writes one JSON object per input line, e.g. \
             {"country":"CA","postalcode":"R3C 4L9","fsa":"R3C","postal_distance_m":19.7}. Keys are \
@@ -25,6 +26,9 @@ struct LookupCommand: ParsableCommand {
     @Option(name: .customLong("postal-max-distance"), help: "Largest distance to a postal-code centroid, in metres.")
     var postalMaxDistance: Double = 20_000
 
+    @Option(name: .customLong("postal-countries"), help: PostalCountries.help)
+    var postalCountries: PostalCountries = .canada
+
     func validate() throws {
         guard postalMaxDistance.isFinite, postalMaxDistance >= 0 else {
             throw ValidationError("--postal-max-distance must be a non-negative number of metres")
@@ -34,7 +38,8 @@ struct LookupCommand: ParsableCommand {
     func run() throws {
         let lookup: LocationLookup
         do {
-            lookup = try LocationLookup(dataDirectory: DataDirectory.resolve(data), postalMaxDistance: postalMaxDistance)
+            lookup = try LocationLookup(dataDirectory: DataDirectory.resolve(data), postalMaxDistance: postalMaxDistance,
+                                        postalCountries: postalCountries.systems)
         } catch {
             StandardError.line("geo-enrich: \(error)")
             throw ExitCode(1)
@@ -73,8 +78,10 @@ enum LookupJSON {
         if let p = r.postal {
             body("\"postalcode\":\"")
             body(p.code.formatted)
-            body("\",\"fsa\":\"")
-            body(p.fsa)
+            if let fsa = p.fsa {
+                body("\",\"fsa\":\"")
+                body(fsa)
+            }
             body("\",\"postal_distance_m\":")
             body(p.distanceMetres.description)
         }

@@ -17,6 +17,9 @@ public struct EngineOptions: ParsableArguments {
     @Option(name: .customLong("postal-max-distance"), help: "Largest distance to a postal-code centroid, in metres.")
     public var postalMaxDistance: Double = 20_000
 
+    @Option(name: .customLong("postal-countries"), help: PostalCountries.help)
+    public var postalCountries: PostalCountries = .canada
+
     @Option(name: .customLong("max-accuracy"), help: "Reject fixes whose accuracy radius is larger, in metres (off by default).")
     public var maxAccuracy: Double?
 

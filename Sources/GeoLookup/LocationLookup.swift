@@ -2,8 +2,8 @@ import GeoBridge
 import GeoModel
 import ThreadSharing
 
-/// The country of a point and, in Canada, its nearest postal code within a maximum distance,
-/// from the bundled Natural Earth and GeoNames data.
+/// The country of a point and, in Canada (and, when asked, in the US), its nearest postal code
+/// within a maximum distance, from the bundled Natural Earth, GeoNames and ZIP code data.
 ///
 /// Open once per process (``init(dataDirectory:postalMaxDistance:)`` maps the files; it is
 /// `Sendable` and shared). Then either call ``locate(latitude:longitude:)`` from any task or
@@ -14,6 +14,10 @@ public final class LocationLookup: Sendable {
     public let countries: CountryIndex
     /// GeoNames Canadian postal-code centroids.
     public let postal: PostalIndex
+    /// US ZIP code centroids, when ``postalCountries`` holds the US (`postal_us.bin`).
+    public let zipCodes: PostalIndex?
+    /// The countries whose points get a postal code (default Canada alone).
+    public let postalCountries: Set<PostalCode.System>
     /// Largest distance in metres from a point to the centroid of its postal code, for locators
     /// made without one of their own (default 20 km).
     public let postalMaxDistance: Double
@@ -25,25 +29,34 @@ public final class LocationLookup: Sendable {
     /// The file names inside a data directory.
     public static let countriesFile = "countries.bin"
     public static let postalFile = "postal_ca.bin"
+    public static let zipCodeFile = "postal_us.bin"
 
-    /// Opens `countries.bin` and `postal_ca.bin` from a data directory.
+    /// Opens `countries.bin` and `postal_ca.bin` from a data directory, and `postal_us.bin` when
+    /// US points are to get ZIP codes.
     ///
     /// - Parameters:
     ///   - dataDirectory: the folder holding the data files (the repository's `data/`).
     ///   - postalMaxDistance: metres, default 20,000.
+    ///   - postalCountries: the countries whose points get a postal code: Canada (the default),
+    ///     the US, both, or none.
     /// - Throws: ``DataFileError`` naming the file that is missing or damaged.
     /// - Complexity: O(n) in the data size (checksums): a few milliseconds.
-    public init(dataDirectory: String, postalMaxDistance: Double = 20_000) throws(DataFileError) {
+    public init(dataDirectory: String, postalMaxDistance: Double = 20_000,
+                postalCountries: Set<PostalCode.System> = [.canada]) throws(DataFileError) {
         countries = try CountryIndex(path: dataDirectory + "/" + LocationLookup.countriesFile)
-        postal = try PostalIndex(path: dataDirectory + "/" + LocationLookup.postalFile)
+        postal = try PostalIndex(path: dataDirectory + "/" + LocationLookup.postalFile, expecting: .canada)
+        zipCodes = postalCountries.contains(.unitedStates)
+            ? try PostalIndex(path: dataDirectory + "/" + LocationLookup.zipCodeFile, expecting: .unitedStates) : nil
         self.postalMaxDistance = postalMaxDistance
+        self.postalCountries = postalCountries
     }
 
     /// What the lookup found for one point.
     public struct Result: Hashable, Sendable {
         /// ISO 3166-1 alpha-2 of the Natural Earth polygon holding the point (`ISO_A2_EH`).
         public var country: CountryCode?
-        /// The nearest postal code within the maximum distance, for points in Canada only.
+        /// The nearest postal code within the maximum distance, for points in the lookup's
+        /// ``LocationLookup/postalCountries`` only.
         public var postal: PostalMatch?
 
         public init(country: CountryCode? = nil, postal: PostalMatch? = nil) {
@@ -58,9 +71,13 @@ public final class LocationLookup: Sendable {
         /// Largest distance in metres from a point to the centroid of its postal code.
         public let postalMaxDistance: Double
         private let countries: CountryLocator
-        /// This thread's memory of the postal searches from empty cells.
+        /// This thread's memory of the postal searches from empty cells, one per postal file.
         private let postalHints = PostalSearchHints()
+        private let zipHints = PostalSearchHints()
+        /// Whether Canadian points get a postal code.
+        private let canadianCodes: Bool
         private static let canada = CountryCode("CA")!
+        private static let unitedStates = CountryCode("US")!
 
         /// - Parameters:
         ///   - lookup: the opened data.
@@ -71,22 +88,31 @@ public final class LocationLookup: Sendable {
             self.lookup = lookup
             self.postalMaxDistance = postalMaxDistance ?? lookup.postalMaxDistance
             countries = try CountryLocator(index: lookup.countries)
+            canadianCodes = lookup.postalCountries.contains(.canada)
         }
 
-        /// The country and, in Canada, the postal code of a point in degrees.
+        /// The country and, in the lookup's postal countries, the postal code of a point in degrees.
         ///
         /// - Complexity: O(1) for most points (a precomputed cover); a prepared polygon test near
-        ///   borders and coasts; the postal search in Canada (see ``PostalIndex/nearest(latitude:longitude:maxDistance:)``).
+        ///   borders and coasts; the postal search in Canada or the US (see
+        ///   ``PostalIndex/nearest(latitude:longitude:maxDistance:)``).
         public func locate(latitude: Double, longitude: Double) -> Result {
             let country = countries.country(latitude: latitude, longitude: longitude)
-            guard country == Locator.canada else { return Result(country: country) }
-            return Result(country: country, postal: lookup.postal.nearest(latitude: latitude, longitude: longitude,
-                                                                          maxDistance: postalMaxDistance,
-                                                                          hints: postalHints))
+            let index: PostalIndex
+            let hints: PostalSearchHints
+            if country == Locator.canada && canadianCodes {
+                (index, hints) = (lookup.postal, postalHints)
+            } else if country == Locator.unitedStates, let zipCodes = lookup.zipCodes {
+                (index, hints) = (zipCodes, zipHints)
+            } else {
+                return Result(country: country)
+            }
+            return Result(country: country, postal: index.nearest(latitude: latitude, longitude: longitude,
+                                                                  maxDistance: postalMaxDistance, hints: hints))
         }
     }
 
-    /// The country and, in Canada, the postal code of a point in degrees, within
+    /// The country and, in the postal countries, the postal code of a point in degrees, within
     /// ``postalMaxDistance``: safe to call from any task or thread, with no set-up per call.
     ///
     /// - Throws: ``GEOSError`` when GEOS cannot create a context for a new locator (only when

@@ -5,8 +5,9 @@ import Glibc
 import Darwin
 #endif
 
-/// The Canadian postal-code centroids of `data/postal_ca.bin`, memory-mapped, with a
-/// nearest-centroid search by WGS84 geodesic distance.
+/// The postal-code centroids of one country, `data/postal_ca.bin` (Canada) or
+/// `data/postal_us.bin` (US ZIP codes), memory-mapped, with a nearest-centroid search by WGS84
+/// geodesic distance. Both files have one layout and one search; the file says whose codes it holds.
 ///
 /// The file (built by `scripts/data/build_postal_data.py`, layout in its docstring) sorts the
 /// centroids into a grid of cells (1/125° by default) stored row run by row run, each cell
@@ -33,11 +34,19 @@ public final class PostalIndex: @unchecked Sendable {
     public static let magic = "GEPOSTL7"
     public static let formatVersion: UInt32 = 7
 
+    /// Whose codes the file holds.
+    public let system: PostalCode.System
+    /// What marks the file's codes as ``system``'s (``PostalCode/packed``).
+    private let codeFlag: UInt32
+
     /// Opens and validates a postal data file.
     ///
+    /// - Parameters:
+    ///   - path: the file.
+    ///   - expected: the postal system the file must hold; `nil` takes either.
     /// - Throws: ``DataFileError`` naming the file and what is wrong with it.
     /// - Complexity: O(n): the checksum and one pass over the index structure.
-    public init(path: String) throws(DataFileError) {
+    public init(path: String, expecting expected: PostalCode.System? = nil) throws(DataFileError) {
         let file = try DataFile(path: path, magic: PostalIndex.magic, version: PostalIndex.formatVersion)
         self.file = file
         let n = Int(clamping: file.counts[0])
@@ -58,6 +67,18 @@ public final class PostalIndex: @unchecked Sendable {
         }
         let params = try section(UInt32.self, 8)
         let blockCount = Int(params[0]), rowCount = Int(params[1]), hashBits = Int(params[2])
+        let system: PostalCode.System
+        let largestCode: UInt32
+        switch params[3] {
+        case 0: (system, largestCode) = (.canada, PostalCode.maxPacked)
+        case 1: (system, largestCode) = (.unitedStates, 99_999)
+        default: throw corrupt("unknown postal code system \(params[3]) (0: Canadian, 1: US ZIP)")
+        }
+        if let expected, expected != system {
+            throw corrupt("holds \(system == .canada ? "Canadian postal codes" : "US ZIP codes"), not \(expected == .canada ? "Canadian postal codes" : "US ZIP codes")")
+        }
+        self.system = system
+        codeFlag = system == .unitedStates ? PostalCode.zipFlag : 0
         guard blockCount > 0, blockCount <= rowCount, rowCount <= c, (1...28).contains(hashBits), blockCount < 1 << hashBits
         else { throw corrupt("implausible grid parameters \(Array(params))") }
         let hash = try section(UInt64.self, 1 << hashBits)
@@ -105,7 +126,7 @@ public final class PostalIndex: @unchecked Sendable {
                 // the reader's own arithmetic must put the point where the file does
                 let lat = Double(grid.latitudeUnits(range, p)) / scale, lng = Double(grid.longitudeUnits(range, p)) / scale
                 if Int(((lat + 90) * cellsPerDegree).rounded(.down)) != row || Int(((lng + 180) * cellsPerDegree).rounded(.down)) != column
-                    || PostalGrid.packedCode(grid.points[p]) > PostalCode.maxPacked {
+                    || PostalGrid.packedCode(grid.points[p]) > largestCode {
                     misfiled = (p, row)
                 }
                 // the search's sweeps stop early: they need each cell sorted by latitude
@@ -122,7 +143,8 @@ public final class PostalIndex: @unchecked Sendable {
     /// The postal code whose centroid is nearest a point, if one lies within `maxDistance`.
     ///
     /// Nearest by WGS84 geodesic distance; codes at the same distance (to 1e-6 m) tie and the
-    /// smallest wins. The grid does not wrap at the antimeridian (the data is Canadian).
+    /// smallest wins. The grid does not wrap at the antimeridian: no Canadian or US centroid lies
+    /// within 100 km of it, farther than the default 20 km maximum.
     ///
     /// - Parameters:
     ///   - latitude: degrees, −90…90.
@@ -143,8 +165,17 @@ public final class PostalIndex: @unchecked Sendable {
         search(latitude: latitude, longitude: longitude, maxDistance: maxDistance, hints: hints)
     }
 
+    /// The search, its code marked with the file's ``system``.
     @inline(__always)
     private func search(latitude: Double, longitude: Double, maxDistance: Double, hints: PostalSearchHints?) -> PostalMatch? {
+        guard let match = searchFile(latitude: latitude, longitude: longitude, maxDistance: maxDistance, hints: hints)
+        else { return nil }
+        guard codeFlag != 0 else { return match }
+        return PostalMatch(code: PostalCode(packed: match.code.packed | codeFlag), distanceMetres: match.distanceMetres)
+    }
+
+    @inline(__always)
+    private func searchFile(latitude: Double, longitude: Double, maxDistance: Double, hints: PostalSearchHints?) -> PostalMatch? {
         guard latitude.isFinite, longitude.isFinite, abs(latitude) <= 90, abs(longitude) <= 180,
               maxDistance >= 0 else { return nil }
         // one copy of the grid for the whole search (read from the property at each step, it was
@@ -224,7 +255,7 @@ extension PostalIndex {
         let s = Double(grid.unitsPerDegree)
         grid.forEachCell { _, _, range in
             if found == nil, (range.start..<range.end).contains(i) {
-                found = (grid.code(i), Double(grid.latitudeUnits(range, i)) / s, Double(grid.longitudeUnits(range, i)) / s)
+                found = (PostalCode(packed: grid.code(i).packed | codeFlag), Double(grid.latitudeUnits(range, i)) / s, Double(grid.longitudeUnits(range, i)) / s)
             }
         }
         return found!
@@ -237,7 +268,8 @@ extension PostalIndex {
         let s = Double(grid.unitsPerDegree)
         grid.forEachCell { _, _, range in
             for p in range.start..<range.end {
-                body(p, Double(grid.latitudeUnits(range, p)) / s, Double(grid.longitudeUnits(range, p)) / s, grid.code(p))
+                body(p, Double(grid.latitudeUnits(range, p)) / s, Double(grid.longitudeUnits(range, p)) / s,
+                     PostalCode(packed: grid.code(p).packed | codeFlag))
             }
         }
     }

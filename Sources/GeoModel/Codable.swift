@@ -33,17 +33,17 @@ extension CountryCode: Codable {
 }
 
 extension PostalCode: Codable {
-    /// Decodes a Canadian postal code, spaced or not (`"R3C 4L9"`, `"R3C4L9"`).
+    /// Decodes a Canadian postal code, spaced or not (`"R3C 4L9"`, `"R3C4L9"`), or a ZIP code (`"02134"`).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let code = PostalCode(text) else {
-            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a Canadian postal code: \(text.prefix(40))")
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a Canadian postal code or a US ZIP code: \(text.prefix(40))")
         }
         self = code
     }
 
-    /// Encodes the Canada Post form, as `geo.postalcode` writes it (`"R3C 4L9"`).
+    /// Encodes the post's form, as `geo.postalcode` writes it (`"R3C 4L9"`, `"02134"`).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(formatted)

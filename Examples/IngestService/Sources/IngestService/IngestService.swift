@@ -64,6 +64,7 @@ struct IngestService: AsyncParsableCommand {
         configuration.host = host
         configuration.port = port
         configuration.engine = engine.configuration
+        configuration.postalCountries = engine.postalCountries.systems
         configuration.emitRejected = emitRejected
         if push.pushURL != nil {
             var push = self.push

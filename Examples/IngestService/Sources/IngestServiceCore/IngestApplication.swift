@@ -31,7 +31,8 @@ public enum IngestApplication {
                             onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }) throws -> some ApplicationProtocol {
         let metrics = PrometheusMetricsFactory(registry: registry)
         let lookup = try LocationLookup(dataDirectory: configuration.dataDirectory,
-                                        postalMaxDistance: configuration.engine.postalMaxDistance)
+                                        postalMaxDistance: configuration.engine.postalMaxDistance,
+                                        postalCountries: configuration.postalCountries)
         let records = try GeoEnricher(lookup: lookup, configuration: configuration.engine, format: .mobiletracker,
                                       emitRejected: configuration.emitRejected, logger: logger, metrics: metrics)
         let batches = try GeoEnricher(lookup: lookup, configuration: configuration.engine, format: .eqworks,

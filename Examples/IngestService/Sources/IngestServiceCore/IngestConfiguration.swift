@@ -15,6 +15,8 @@ public struct IngestConfiguration: Sendable {
     public var outputPath: String
     /// The engine's rules.
     public var engine = EngineConfiguration()
+    /// The countries whose points get a postal code (`--postal-countries`; Canada by default).
+    public var postalCountries: Set<PostalCode.System> = [.canada]
     /// Write rejected fixes to the output too (with `"rejected":"<reason>"`), as `--emit-rejected`.
     public var emitRejected = false
     /// Pushes each accepted location on, when set (`--push-url`).
