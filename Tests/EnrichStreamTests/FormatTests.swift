@@ -65,6 +65,25 @@ import Testing
         #expect(out["h3Index"] as? String == geo["h3"] as? String)
     }
 
+    /// With US ZIP codes asked for, a US point's EQWorks `postalcode` object holds the ZIP code
+    /// alone (no FSA outside Canada), and the other formats' `geo` has no `fsa` key.
+    @Test func aUSPointGetsItsZipCodeWithoutAnFSA() throws {
+        // downtown Detroit: ZIP 48243's centroid (PyPI zipcodes 3.0.0; zip_diffcheck checks such points)
+        let eq = #"{"cmd":"logEvent","userId":"u","timestamp":"2022-05-31T21:07:56.220Z","location":{"longitude":-83.0458,"latitude":42.3314}}"#
+        let out = try Self.json(try StreamRun.run([Array((eq + "\n").utf8)], options: Self.options(.eqworks),
+                                                  lookup: StreamRun.lookupWithZipCodes).outputLines[0])
+        #expect(out["postalcode"] as? [String: String] == ["postalcode": "48243"])
+        let mt = #"{"latitude":42.3314,"longitude":-83.0458,"accuracy":5,"session_id":"s","timestamp":1764237600000}"#
+        let line = try StreamRun.run([Array((mt + "\n").utf8)], options: Self.options(.mobiletracker),
+                                     lookup: StreamRun.lookupWithZipCodes).outputLines[0]
+        let text = String(decoding: line, as: UTF8.self)
+        #expect(text.contains(#""country":"US","postalcode":"48243","postal_distance_m":0.0}"#), "\(text)")
+        // without the option, the same point has no postal code at all
+        let plain = String(decoding: try StreamRun.run([Array((mt + "\n").utf8)], options: Self.options(.mobiletracker))
+            .outputLines[0], as: UTF8.self)
+        #expect(!plain.contains("postalcode"), "\(plain)")
+    }
+
     @Test func eqworksKeepsEveryOtherByteAndDescribesARejectedFixToo() throws {
         let a = #"{"cmd":"logEvent","userId":"u","timestamp":"2022-05-31T21:07:56.000Z","location":{"latitude":49.888171,"longitude":-97.131112},"name":"x"}"#
         // 10 m away, 1 s later: the distance filter rejects the fix, the record still gets its own cell

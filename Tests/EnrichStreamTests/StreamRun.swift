@@ -31,9 +31,17 @@ struct StreamRun {
         Array(try Data(contentsOf: repositoryRoot.appendingPathComponent("Tests/EnrichStreamTests/Fixtures/\(name)")))
     }
 
+    /// The bundled data with US ZIP codes too (`--postal-countries CA,US`).
+    static let lookupWithZipCodes: LocationLookup = {
+        do {
+            return try LocationLookup(dataDirectory: repositoryRoot.appendingPathComponent("data").path,
+                                      postalCountries: [.canada, .unitedStates])
+        } catch { fatalError("\(error)") }
+    }()
+
     /// Runs `inputs` (each one file) with `options`.
     static func run(_ inputs: [[UInt8]], options: EnrichOptions = EnrichOptions(),
-                    stop: StopFlag = StopFlag()) throws -> StreamRun {
+                    stop: StopFlag = StopFlag(), lookup: LocationLookup = StreamRun.lookup) throws -> StreamRun {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("geo-enrich-stream-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
