@@ -122,7 +122,7 @@ let package = Package(
         .testTarget(name: "GeoEnrichCLITests", dependencies: ["GeoEnrichCLI"]),
         .testTarget(name: "GeoEnrichTests", dependencies: ["GeoEnrich", .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(name: "GeoBridgeTests", dependencies: ["GeoBridge"]),
-        .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "GeoBridge", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "GeoBridge", "H3Core", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "EnrichEngineTests", dependencies: ["EnrichEngine", "GeoMath", "TestSupport"]),
         .testTarget(name: "RecordCodecTests", dependencies: ["RecordCodec", "H3Core"], exclude: ["Fixtures"]),
         .testTarget(name: "EnrichStreamTests", dependencies: ["EnrichStream", "EnrichEngine", "RecordCodec", "GeoLookup", "TestSupport",
