@@ -6,7 +6,8 @@ import H3Core
 /// The container header (``DataFile``) has magic `GETZONE1`, version 1 and the counts
 /// `[Z zones, P boundary polygons, H holes, G rings]`. The payload holds, in order and each
 /// starting 8-byte aligned: `params` (16 × `UInt32`), the zone names, the polygons' zones, boxes
-/// and holes, the holes' rings and boxes, each ring's blocks, the blocks' headers and edge bytes,
+/// and holes, the holes' rings and boxes, each ring's groups of blocks, the groups, the rings'
+/// block references, the blocks' headers and edge bytes,
 /// the shortcut slot of every resolution-4 cell, the candidate lists, the 1° tiles and the
 /// quadtree nodes. Coordinates are 1e-7° integers (`Int32`), as timezonefinder's, but for a
 /// block's first vertex and its varint steps, in 1e-6° (the source has six decimals).
@@ -22,7 +23,7 @@ enum TimeZoneFileLayout {
     enum Parameter {
         static let zones = 0, polygons = 1, holes = 2, rings = 3, blocks = 4, ringBlocks = 5, edgeBytes = 6
         static let lists = 7, listEntries = 8, nodes = 9, nameBytes = 10, slots = 11, resolution = 12
-        static let tilesPerDegree = 13, maxDepth = 14
+        static let tilesPerDegree = 13, maxDepth = 14, groups = 15
     }
 
     /// The H3 resolution of the shortcut cells (timezonefinder's `SHORTCUT_H3_RES`).
@@ -40,6 +41,11 @@ enum TimeZoneFileLayout {
     static let blockFields = 8
     static let blockYMin = 0, blockYMax = 1, blockXMin = 2, blockXMax = 3, blockX0 = 4, blockY0 = 5
     static let blockDataStart = 6, blockDataEnd = 7
+    /// Int32 fields per group of a ring's blocks: yMin, yMax, xMax (the union of its blocks'),
+    /// first (its blocks are `ringBlocks[first ..< the next group's first]`).
+    static let groupFields = 4
+    static let groupYMin = 0, groupYMax = 1, groupXMax = 2, groupFirst = 3
+
     /// A block vertex's unit (1e-6°) in query units (1e-7°).
     static let vertexScale: Int64 = 10
 

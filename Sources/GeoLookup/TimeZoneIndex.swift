@@ -58,7 +58,7 @@ public final class TimeZoneIndex: Sendable {
         typealias P = L.Parameter
         let zones = param(P.zones), polygons = param(P.polygons), holes = param(P.holes), rings = param(P.rings)
         let blockCount = param(P.blocks), ringBlockCount = param(P.ringBlocks), edgeBytes = param(P.edgeBytes)
-        let lists = param(P.lists), listEntries = param(P.listEntries), nodeCount = param(P.nodes)
+        let lists = param(P.lists), listEntries = param(P.listEntries), nodeCount = param(P.nodes), groupCount = param(P.groups)
         guard file.counts == [UInt64(zones), UInt64(polygons), UInt64(holes), UInt64(rings)] else {
             throw corrupt("the header's counts \(file.counts) differ from the parameters \(Array(params[0..<4]))")
         }
@@ -68,7 +68,7 @@ public final class TimeZoneIndex: Sendable {
         }
         // polygon and zone ids are stored in 16 bits, list numbers in 15 (a slot's high bit says "list")
         guard zones > 0, zones < Int(L.slotList), polygons > 0, polygons <= Int(UInt16.max) + 1, rings >= polygons,
-              lists < Int(L.slotList) - 1, nodeCount < Int(L.valueMask), blockCount > 0
+              lists < Int(L.slotList) - 1, nodeCount < Int(L.valueMask), blockCount > 0, groupCount >= rings
         else { throw corrupt("implausible parameters \(Array(params))") }
 
         let nameStart = try section(UInt32.self, zones + 1)
@@ -81,7 +81,8 @@ public final class TimeZoneIndex: Sendable {
             holeUnion: section(Int32.self, L.boxFields * polygons),
             holeRing: section(UInt32.self, holes),
             holeBox: section(Int32.self, L.boxFields * holes),
-            ringStart: section(UInt32.self, rings + 1),
+            ringGroups: section(UInt32.self, rings + 1),
+            groups: section(Int32.self, L.groupFields * (groupCount + 1)),
             ringBlocks: section(UInt32.self, ringBlockCount),
             blocks: section(Int32.self, L.blockFields * blockCount),
             edgeData: section(UInt8.self, edgeBytes),
@@ -95,7 +96,7 @@ public final class TimeZoneIndex: Sendable {
 
         do throws(TimeZoneFileProblem) {
             try Self.checkNames(nameStart: nameStart, nameBytes: nameBytes)
-            try Self.checkPolygons(tables, zones: zones, holes: holes, rings: rings, blocks: blockCount)
+            try Self.checkPolygons(tables, zones: zones, holes: holes, rings: rings, groups: groupCount, blocks: blockCount)
             try Self.checkBlocks(tables)
             try Self.checkShortcuts(tables, zones: zones, polygons: polygons)
             try Self.checkTree(tables, zones: zones, maxDepth: param(P.maxDepth))
@@ -180,8 +181,9 @@ extension TimeZoneIndex {
         }
     }
 
-    /// Zones, holes, rings and blocks referenced by the polygons and rings exist.
-    static func checkPolygons(_ t: TimeZoneTables, zones: Int, holes: Int, rings: Int, blocks: Int) throws(TimeZoneFileProblem) {
+    /// Zones, holes, rings, groups and blocks referenced by the polygons, rings and groups exist;
+    /// each ring has groups and each group blocks, in order.
+    static func checkPolygons(_ t: TimeZoneTables, zones: Int, holes: Int, rings: Int, groups: Int, blocks: Int) throws(TimeZoneFileProblem) {
         for p in 0..<t.polygonZone.count {
             guard Int(t.polygonZone[p]) < zones else { throw TimeZoneFileProblem("polygon \(p) has zone \(t.polygonZone[p]) of \(zones)") }
             let first = Int(t.polygonHoles[2 * p]), count = Int(t.polygonHoles[2 * p + 1])
@@ -192,11 +194,18 @@ extension TimeZoneIndex {
         for h in 0..<t.holeRing.count where Int(t.holeRing[h]) >= rings {
             throw TimeZoneFileProblem("hole \(h) names ring \(t.holeRing[h]) of \(rings)")
         }
-        guard t.ringStart[0] == 0, Int(t.ringStart[rings]) == t.ringBlocks.count else {
-            throw TimeZoneFileProblem("the rings' offsets do not span their \(t.ringBlocks.count) block references")
+        guard t.ringGroups[0] == 0, Int(t.ringGroups[rings]) == groups else {
+            throw TimeZoneFileProblem("the rings' offsets do not span their \(groups) groups")
         }
-        for r in 0..<rings where t.ringStart[r] >= t.ringStart[r + 1] {
-            throw TimeZoneFileProblem("ring \(r) has no block, or its offsets are out of order")
+        for r in 0..<rings where t.ringGroups[r] >= t.ringGroups[r + 1] {
+            throw TimeZoneFileProblem("ring \(r) has no group, or its offsets are out of order")
+        }
+        func first(_ g: Int) -> Int { Int(t.groups[L.groupFields * g + L.groupFirst]) }
+        guard first(0) == 0, first(groups) == t.ringBlocks.count else {
+            throw TimeZoneFileProblem("the groups do not span the \(t.ringBlocks.count) block references")
+        }
+        for g in 0..<groups where first(g) >= first(g + 1) {
+            throw TimeZoneFileProblem("group \(g) has no block, or its offsets are out of order")
         }
         for k in 0..<t.ringBlocks.count where Int(t.ringBlocks[k]) >= blocks {
             throw TimeZoneFileProblem("a ring names block \(t.ringBlocks[k]) of \(blocks)")
