@@ -13,7 +13,7 @@ Input: the installed packages, read with their own loaders (TimezoneFinder(in_me
 PolygonArray, HoleArray, hole registry and ShortcutIndex), as scripts/dev/timezones/export_tz.py
 does. Nothing is taken from the packages' code: the structures below are our own.
 
-What is stored, and why it is small (the 7.9 M vertices take 63 MB raw; the file is about 23 MB)
+What is stored, and why it is small (the 7.9 M vertices take 63 MB raw; the file is 21.2 MB)
 -----------------------------------------------------------------------------------------
 Every boundary coordinate is a multiple of 10 in 1e-7 degree units (the source has 6 decimals),
 so vertices are stored in 1e-6 degree units and multiplied by 10 when read. Neighbouring zones
