@@ -136,7 +136,7 @@ dist: $(DIST)/geo-enrich
 install: $(DIST)/geo-enrich
 	$(INSTALL) -d $(BINDIR) $(DATADIR) $(DOCDIR) $(MANDIR) $(BASHCOMPDIR) $(ZSHCOMPDIR) $(FISHCOMPDIR)
 	$(INSTALL) -m 0755 $(DIST)/geo-enrich $(BINDIR)/geo-enrich
-	$(INSTALL) -m 0644 data/countries.bin data/postal_ca.bin data/postal_us.bin $(DATADIR)/
+	$(INSTALL) -m 0644 data/countries.bin data/postal_ca.bin data/postal_us.bin data/timezones.bin $(DATADIR)/
 	$(INSTALL) -m 0644 $(DIST)/man/geo-enrich.1 $(MANDIR)/geo-enrich.1
 	$(INSTALL) -m 0644 $(DIST)/completions/geo-enrich.bash $(BASHCOMPDIR)/geo-enrich
 	$(INSTALL) -m 0644 $(DIST)/completions/_geo-enrich $(ZSHCOMPDIR)/_geo-enrich

@@ -44,13 +44,14 @@ let package = Package(
         // Pure-Swift H3 v4, bit-exact with H3 4.5.0. Depends only on GeoMath.
         .target(name: "H3Core", dependencies: ["GeoMath"]),
         // The values every layer shares: the `geo` object (Enrichment), a number as JSON wrote it,
-        // a timestamp, country and postal codes. Pure Swift over H3Core.
+        // a timestamp, country and postal codes, time-zone ids. Pure Swift over H3Core.
         .target(name: "GeoModel", dependencies: ["H3Core"]),
         // Swift wrappers over PROJ (geodesics) and GEOS (geometry); no C type in its public API.
         .target(name: "GeoBridge", dependencies: ["CPROJ", "CGEOS"]),
 
-        // Country, postal-code and FSA lookups over the memory-mapped files in data/.
-        .target(name: "GeoLookup", dependencies: ["GeoMath", "GeoModel", "GeoBridge", "ThreadSharing"]),
+        // Country, postal-code, FSA and time-zone lookups over the memory-mapped files in data/
+        // (H3Core: the time-zone file is keyed by H3 resolution-4 cells).
+        .target(name: "GeoLookup", dependencies: ["GeoMath", "GeoModel", "H3Core", "GeoBridge", "ThreadSharing"]),
 
         // The hot-path record codec: one input line to a checked record (as the peer decides)
         // and the `geo` splice of the output line, byte-exact with the peer. No dependencies.
@@ -121,7 +122,7 @@ let package = Package(
         .testTarget(name: "GeoEnrichCLITests", dependencies: ["GeoEnrichCLI"]),
         .testTarget(name: "GeoEnrichTests", dependencies: ["GeoEnrich", .product(name: "NIOCore", package: "swift-nio")]),
         .testTarget(name: "GeoBridgeTests", dependencies: ["GeoBridge"]),
-        .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "GeoBridge", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "GeoBridge", "H3Core", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "EnrichEngineTests", dependencies: ["EnrichEngine", "GeoMath", "TestSupport"]),
         .testTarget(name: "RecordCodecTests", dependencies: ["RecordCodec", "H3Core"], exclude: ["Fixtures"]),
         .testTarget(name: "EnrichStreamTests", dependencies: ["EnrichStream", "EnrichEngine", "RecordCodec", "GeoLookup", "TestSupport",

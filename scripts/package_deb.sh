@@ -4,7 +4,7 @@
 # licence files) and data/:
 #
 #   /usr/bin/geo-enrich
-#   /usr/share/geo-enrich/{countries,postal_ca,postal_us}.bin       (found as bin/../share/geo-enrich)
+#   /usr/share/geo-enrich/{countries,postal_ca,postal_us,timezones}.bin (found as bin/../share/geo-enrich)
 #   /usr/share/doc/geo-enrich/{copyright,changelog.gz,NOTICE,THIRD-PARTY-NOTICES,licenses/}
 #   /usr/share/man/man1/geo-enrich.1.gz
 #   /usr/share/bash-completion/completions/geo-enrich
@@ -36,7 +36,7 @@ done
 if [ -n "$build" ]; then bash scripts/stage_dist.sh; fi
 dist=.build/dist
 [ -x "$dist/geo-enrich" ] || { echo "package_deb.sh: $dist/geo-enrich is missing (run scripts/stage_dist.sh)" >&2; exit 1; }
-for f in data/countries.bin data/postal_ca.bin data/postal_us.bin; do
+for f in data/countries.bin data/postal_ca.bin data/postal_us.bin data/timezones.bin; do
   [ -s "$f" ] || { echo "package_deb.sh: $f is missing (scripts/data/build_data.sh rebuilds it)" >&2; exit 1; }
 done
 
@@ -79,7 +79,7 @@ install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/geo-enrich" "$root/us
   "$root/usr/share/man/man1" "$root/usr/share/bash-completion/completions" \
   "$root/usr/share/zsh/vendor-completions" "$root/usr/share/fish/vendor_completions.d"
 install -m 0755 "$dist/geo-enrich" "$root/usr/bin/geo-enrich"
-install -m 0644 data/countries.bin data/postal_ca.bin data/postal_us.bin "$root/usr/share/geo-enrich/"
+install -m 0644 data/countries.bin data/postal_ca.bin data/postal_us.bin data/timezones.bin "$root/usr/share/geo-enrich/"
 install -m 0644 "$dist/completions/geo-enrich.bash" "$root/usr/share/bash-completion/completions/geo-enrich"
 install -m 0644 "$dist/completions/_geo-enrich" "$root/usr/share/zsh/vendor-completions/_geo-enrich"
 install -m 0644 "$dist/completions/geo-enrich.fish" "$root/usr/share/fish/vendor_completions.d/geo-enrich.fish"

@@ -3,7 +3,8 @@
 # service's HTTP tests and the threaded modules' tests under the thread sanitizer, then the
 # checks of the CLI in scripts/ci:
 # H3 against PyPI h3 4.5.0 on 200,000 fresh random points, the lookup against the peer's lookup
-# (../shared/bench) on 40,000 points, US ZIP codes against PyPI zipcodes on 20,000, 150 lookups over randomly damaged data files (refused or
+# (../shared/bench) on 40,000 points, US ZIP codes against PyPI zipcodes on 20,000, time zones against
+# PyPI timezonefinder on 270,000, 150 lookups over randomly damaged data files (refused or
 # answered, never a crash), `enrich` against the peer on a fresh 100,000-line stream with every
 # kind of broken line (byte-identical), several workers against one on a 200,000-line stream of
 # tens of thousands of sessions in every format, the push end to end against a failing server,
@@ -55,6 +56,10 @@ fi
 # US ZIP codes (--postal-countries CA,US) against PyPI zipcodes 3.0.0 and pyproj's geodesic, on
 # 20,000 fresh random points (US cities, both borders, Alaska, Hawaii, Puerto Rico, the oceans)
 python3 scripts/ci/zip_diffcheck.py --bin "$bin" --points 20000
+# time zones (lookup --timezone) against PyPI timezonefinder 9.0.0's own timezone_at on 270,000
+# fresh random points (uniform, US, near the package's vertices, exactly on vertices, the
+# antimeridian and the poles): every answer equal
+python3 scripts/ci/timezone_diffcheck.py --bin "$bin" --strict
 # damaged data files (random bytes, checksum made good) are refused at open or still answer: never a crash
 python3 scripts/ci/data_fuzz.py --bin "$bin" --runs 150
 # outputs that name an input or each other, unusable push URLs and keys: refused before any

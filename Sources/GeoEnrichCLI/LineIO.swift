@@ -88,6 +88,11 @@ final class OutputBuffer {
         s.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
+    /// Appends a static string's UTF-8 without flushing (no `String` made on the way).
+    @inline(__always) func append(_ s: StaticString) {
+        s.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
     /// Ends a line, flushing at 64 KiB.
     @inline(__always) func endLine() {
         bytes.append(UInt8(ascii: "\n"))

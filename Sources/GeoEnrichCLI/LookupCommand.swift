@@ -8,16 +8,18 @@ import Glibc
 import Darwin
 #endif
 
-/// `geo-enrich lookup`: country, postal code and FSA of `LAT LNG` lines.
+/// `geo-enrich lookup`: country, postal code and FSA (and, when asked, time zone) of `LAT LNG` lines.
 struct LookupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lookup",
-        abstract: "Country, and in Canada postal code and FSA (in the US with --postal-countries CA,US, the ZIP code), of `LAT LNG` lines (degrees).",
+        abstract: "Country, and in Canada postal code and FSA (in the US with --postal-countries CA,US, the ZIP code), of `LAT LNG` lines (degrees); with --timezone, the time zone.",
         discussion: """
             Writes one JSON object per input line, e.g. \
             {"country":"CA","postalcode":"R3C 4L9","fsa":"R3C","postal_distance_m":19.7}. Keys are \
-            absent when there is no answer ({} in the open ocean). A line that cannot be read gives \
-            {"error":"<reason>"} and the run goes on (exit status 1 at the end).
+            absent when there is no answer ({} in the open ocean). With --timezone, every object \
+            ends with "timezone":"<IANA name>" (timezonefinder 9.0.0's answer, Etc/GMT±N at sea). \
+            A line that cannot be read gives {"error":"<reason>"} and the run goes on (exit status \
+            1 at the end).
             """)
 
     @Option(help: ArgumentHelp(DataDirectory.optionHelp))
@@ -29,6 +31,9 @@ struct LookupCommand: ParsableCommand {
     @Option(name: .customLong("postal-countries"), help: PostalCountries.help)
     var postalCountries: PostalCountries = .canada
 
+    @Flag(name: .customLong("timezone"), help: "Also answer each point's IANA time zone, as PyPI timezonefinder 9.0.0 does (reads data/timezones.bin).")
+    var timeZone = false
+
     func validate() throws {
         guard postalMaxDistance.isFinite, postalMaxDistance >= 0 else {
             throw ValidationError("--postal-max-distance must be a non-negative number of metres")
@@ -39,7 +44,7 @@ struct LookupCommand: ParsableCommand {
         let lookup: LocationLookup
         do {
             lookup = try LocationLookup(dataDirectory: DataDirectory.resolve(data), postalMaxDistance: postalMaxDistance,
-                                        postalCountries: postalCountries.systems)
+                                        postalCountries: postalCountries.systems, timeZones: timeZone)
         } catch {
             StandardError.line("geo-enrich: \(error)")
             throw ExitCode(1)
@@ -66,14 +71,17 @@ struct LookupCommand: ParsableCommand {
 /// The JSON of a lookup result, keys in the contract's order.
 enum LookupJSON {
     /// The object's text, piece by piece in order: the one layout behind both forms below.
-    /// The pieces are literals and small strings (made without a heap allocation).
-    @inline(__always) static func forEachPiece(_ r: LocationLookup.Result, _ body: (String) -> Void) {
+    /// The pieces are literals and small strings (made without a heap allocation), and the time
+    /// zone's name as the compiled table's static string (`named`): most IANA names pass the 15
+    /// bytes of a small string, and making a `String` of one cost an allocation a line.
+    @inline(__always) static func forEachPiece(_ r: LocationLookup.Result, _ body: (String) -> Void,
+                                               named: (StaticString) -> Void) {
         body("{")
         if let c = r.country {
             body("\"country\":\"")
             body(c.description)
             body("\"")
-            if r.postal != nil { body(",") }
+            if r.postal != nil || r.timeZone != nil { body(",") }
         }
         if let p = r.postal {
             body("\"postalcode\":\"")
@@ -84,6 +92,13 @@ enum LookupJSON {
             }
             body("\",\"postal_distance_m\":")
             body(p.distanceMetres.description)
+            if r.timeZone != nil { body(",") }
+        }
+        if let z = r.timeZone {
+            // IANA names are ASCII letters, digits, `/`, `_`, `-` and `+`: nothing to escape
+            body("\"timezone\":\"")
+            named(z.staticName)
+            body("\"")
         }
         body("}")
     }
@@ -91,13 +106,13 @@ enum LookupJSON {
     /// The object as a string.
     static func object(_ r: LocationLookup.Result) -> String {
         var text = ""
-        forEachPiece(r) { text += $0 }
+        forEachPiece(r, { text += $0 }, named: { text += $0.description })
         return text
     }
 
     /// Writes the object and a newline to `out`, without building the string.
     static func write(_ r: LocationLookup.Result, to out: OutputBuffer) {
-        forEachPiece(r) { out.append($0) }
+        forEachPiece(r, { out.append($0) }, named: { out.append($0) })
         out.endLine()
     }
 }

@@ -3,7 +3,8 @@ import GeoModel
 import ThreadSharing
 
 /// The country of a point and, in Canada (and, when asked, in the US), its nearest postal code
-/// within a maximum distance, from the bundled Natural Earth, GeoNames and ZIP code data.
+/// within a maximum distance, from the bundled Natural Earth, GeoNames and ZIP code data; when
+/// asked, its time zone (timezonefinder's data).
 ///
 /// Open once per process (``init(dataDirectory:postalMaxDistance:)`` maps the files; it is
 /// `Sendable` and shared). Then either call ``locate(latitude:longitude:)`` from any task or
@@ -18,6 +19,8 @@ public final class LocationLookup: Sendable {
     public let zipCodes: PostalIndex?
     /// The countries whose points get a postal code (default Canada alone).
     public let postalCountries: Set<PostalCode.System>
+    /// The time zones of `timezones.bin`, when points are to get one.
+    public let timeZones: TimeZoneIndex?
     /// Largest distance in metres from a point to the centroid of its postal code, for locators
     /// made without one of their own (default 20 km).
     public let postalMaxDistance: Double
@@ -30,23 +33,26 @@ public final class LocationLookup: Sendable {
     public static let countriesFile = "countries.bin"
     public static let postalFile = "postal_ca.bin"
     public static let zipCodeFile = "postal_us.bin"
+    public static let timeZoneFile = "timezones.bin"
 
-    /// Opens `countries.bin` and `postal_ca.bin` from a data directory, and `postal_us.bin` when
-    /// US points are to get ZIP codes.
+    /// Opens `countries.bin` and `postal_ca.bin` from a data directory, `postal_us.bin` when
+    /// US points are to get ZIP codes, and `timezones.bin` when points are to get a time zone.
     ///
     /// - Parameters:
     ///   - dataDirectory: the folder holding the data files (the repository's `data/`).
     ///   - postalMaxDistance: metres, default 20,000.
     ///   - postalCountries: the countries whose points get a postal code: Canada (the default),
     ///     the US, both, or none.
+    ///   - timeZones: whether points get their time zone (default no: the file is not opened).
     /// - Throws: ``DataFileError`` naming the file that is missing or damaged.
     /// - Complexity: O(n) in the data size (checksums): a few milliseconds.
     public init(dataDirectory: String, postalMaxDistance: Double = 20_000,
-                postalCountries: Set<PostalCode.System> = [.canada]) throws(DataFileError) {
+                postalCountries: Set<PostalCode.System> = [.canada], timeZones: Bool = false) throws(DataFileError) {
         countries = try CountryIndex(path: dataDirectory + "/" + LocationLookup.countriesFile)
         postal = try PostalIndex(path: dataDirectory + "/" + LocationLookup.postalFile, expecting: .canada)
         zipCodes = postalCountries.contains(.unitedStates)
             ? try PostalIndex(path: dataDirectory + "/" + LocationLookup.zipCodeFile, expecting: .unitedStates) : nil
+        self.timeZones = timeZones ? try TimeZoneIndex(path: dataDirectory + "/" + LocationLookup.timeZoneFile) : nil
         self.postalMaxDistance = postalMaxDistance
         self.postalCountries = postalCountries
     }
@@ -58,10 +64,13 @@ public final class LocationLookup: Sendable {
         /// The nearest postal code within the maximum distance, for points in the lookup's
         /// ``LocationLookup/postalCountries`` only.
         public var postal: PostalMatch?
+        /// The time zone (timezonefinder's `timezone_at`), when the lookup has ``LocationLookup/timeZones``.
+        public var timeZone: TimeZoneID?
 
-        public init(country: CountryCode? = nil, postal: PostalMatch? = nil) {
+        public init(country: CountryCode? = nil, postal: PostalMatch? = nil, timeZone: TimeZoneID? = nil) {
             self.country = country
             self.postal = postal
+            self.timeZone = timeZone
         }
     }
 
@@ -91,13 +100,16 @@ public final class LocationLookup: Sendable {
             canadianCodes = lookup.postalCountries.contains(.canada)
         }
 
-        /// The country and, in the lookup's postal countries, the postal code of a point in degrees.
+        /// The country, in the lookup's postal countries the postal code, and with
+        /// ``LocationLookup/timeZones`` the time zone of a point in degrees.
         ///
         /// - Complexity: O(1) for most points (a precomputed cover); a prepared polygon test near
         ///   borders and coasts; the postal search in Canada or the US (see
-        ///   ``PostalIndex/nearest(latitude:longitude:maxDistance:)``).
+        ///   ``PostalIndex/nearest(latitude:longitude:maxDistance:)``); the time zone's (see
+        ///   ``TimeZoneIndex/zone(latitude:longitude:)``).
         public func locate(latitude: Double, longitude: Double) -> Result {
             let country = countries.country(latitude: latitude, longitude: longitude)
+            let timeZone = lookup.timeZones?.zone(latitude: latitude, longitude: longitude)
             let index: PostalIndex
             let hints: PostalSearchHints
             if country == Locator.canada && canadianCodes {
@@ -105,15 +117,17 @@ public final class LocationLookup: Sendable {
             } else if country == Locator.unitedStates, let zipCodes = lookup.zipCodes {
                 (index, hints) = (zipCodes, zipHints)
             } else {
-                return Result(country: country)
+                return Result(country: country, timeZone: timeZone)
             }
             return Result(country: country, postal: index.nearest(latitude: latitude, longitude: longitude,
-                                                                  maxDistance: postalMaxDistance, hints: hints))
+                                                                  maxDistance: postalMaxDistance, hints: hints),
+                          timeZone: timeZone)
         }
     }
 
     /// The country and, in the postal countries, the postal code of a point in degrees, within
-    /// ``postalMaxDistance``: safe to call from any task or thread, with no set-up per call.
+    /// ``postalMaxDistance`` (and with ``timeZones``, its time zone): safe to call from any task
+    /// or thread, with no set-up per call.
     ///
     /// - Throws: ``GEOSError`` when GEOS cannot create a context for a new locator (only when
     ///   more callers than ever before are concurrent).

@@ -10,6 +10,7 @@
 /// | `cellToBoundary`    | ``boundary``                      |
 /// | `getResolution`     | ``resolution``                    |
 /// | `getBaseCellNumber` | ``baseCellNumber``                |
+/// | `getIndexDigit`     | ``indexDigit(at:)``               |
 /// | `isValidCell`       | ``isValid(_:)``                   |
 /// | `isPentagon`        | ``isPentagon``                    |
 /// | `cellToParent`      | ``parent(at:)``                   |
@@ -51,6 +52,19 @@ public struct H3Cell: RawRepresentable, Hashable, Comparable, Sendable {
 
     /// The base cell (0...121) this cell descends from.
     public var baseCellNumber: Int { H3IndexBits.baseCell(rawValue) }
+
+    /// The cell's indexing digit at `resolution` (H3's `getIndexDigit`): 0...6, the direction of
+    /// the cell's ancestor at that resolution from the centre of its own parent; 7 past the cell's
+    /// resolution. With ``baseCellNumber``, the digits 1...r name a cell of resolution r, so
+    /// they index tables of one resolution's cells directly (base cell · 7ʳ + the digits in base 7).
+    ///
+    /// - Parameter resolution: 1...15.
+    /// - Throws: ``H3Error/resolutionDomain`` for resolution 0, which has no digit (the base cell
+    ///   stands there).
+    public func indexDigit(at resolution: H3Resolution) throws(H3Error) -> Int {
+        guard resolution > .coarsest else { throw .resolutionDomain }
+        return Int(H3IndexBits.digit(rawValue, resolution.rawValue).rawValue)
+    }
 
     /// Whether the cell is one of the 12 pentagons of its resolution.
     public var isPentagon: Bool {

@@ -22,6 +22,21 @@ struct LocationLookupTests {
         #expect(c.postal == nil)
     }
 
+    @Test("time zones only when asked: timezones.bin is opened by timeZones: true, and every point gets its zone")
+    func timeZones() throws {
+        #expect(Self.lookup.timeZones == nil)
+        #expect(try Self.lookup.makeLocator().locate(latitude: 49.888171, longitude: -97.131112).timeZone == nil)
+        let zoned = try LocationLookup(dataDirectory: TestData.data(""), postalCountries: [.canada, .unitedStates], timeZones: true)
+        let l = try zoned.makeLocator()
+        // timezonefinder 9.0.0's answers (Fixtures/timezone_reference.txt)
+        let winnipeg = l.locate(latitude: 49.888171, longitude: -97.131112)
+        #expect(winnipeg.timeZone?.name == "America/Winnipeg" && winnipeg.postal?.fsa == "R3C")
+        let detroit = l.locate(latitude: 42.3314, longitude: -83.0458)
+        #expect(detroit.timeZone?.name == "America/Detroit" && detroit.country?.description == "US")
+        #expect(l.locate(latitude: 0, longitude: -140).timeZone?.name == "Etc/GMT+9")
+        #expect(try zoned.locate(latitude: 42.3149, longitude: -83.0364).timeZone?.name == "America/Toronto")
+    }
+
     @Test("downtown Detroit gets no Windsor postal code although one lies 1.4 km away")
     func detroit() throws {
         let l = try Self.lookup.makeLocator()

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Damaged data files never crash a lookup: bytes of `data/postal_ca.bin`, `data/postal_us.bin` or `data/countries.bin`
+"""Damaged data files never crash a lookup: bytes of `data/postal_ca.bin`, `data/postal_us.bin`, `data/countries.bin` or
+`data/timezones.bin`
 are changed at random and the checksum made good again (as a buggy builder would write them),
 then `geo-enrich lookup` runs over points in Canadian cities, at the border and around the world.
 
@@ -23,7 +24,7 @@ import tempfile
 from geoenrich_tools.geodata_container import HEADER_SIZE, checksum
 from geoenrich_tools.paths import REPO
 
-FILES = ("postal_ca.bin", "postal_us.bin", "countries.bin")
+FILES = ("postal_ca.bin", "postal_us.bin", "countries.bin", "timezones.bin")
 # city boxes (Canadian, then US), two border crossings (lat, lng, half-width in degrees)
 BOXES = [(43.65, -79.38, 0.3), (45.5, -73.57, 0.3), (49.28, -123.12, 0.3), (51.04, -114.07, 0.3),
          (40.71, -74.0, 0.3), (41.88, -87.63, 0.3), (37.77, -122.42, 0.2), (39.74, -104.99, 0.5),
@@ -80,7 +81,7 @@ def main():
             with open(os.path.join(work, target), "wb") as out:
                 out.write(b)
             try:
-                p = subprocess.run([a.bin, "lookup", "--postal-countries", "CA,US", "--data", work], input=text, capture_output=True, text=True,
+                p = subprocess.run([a.bin, "lookup", "--postal-countries", "CA,US", "--timezone", "--data", work], input=text, capture_output=True, text=True,
                                    timeout=120)
                 code, stderr = p.returncode, p.stderr
                 answered = code == 0 and len(p.stdout.splitlines()) == len(points)

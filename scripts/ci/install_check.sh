@@ -104,7 +104,7 @@ if command -v dpkg-deb >/dev/null; then
   expect_contains "Depends names GEOS's runtime package" "$depends" "libgeos-c"
   deb_root="$tmp/debroot"
   dpkg-deb -x "$deb" "$deb_root"
-  for f in usr/bin/geo-enrich usr/share/geo-enrich/countries.bin usr/share/geo-enrich/postal_ca.bin usr/share/geo-enrich/postal_us.bin \
+  for f in usr/bin/geo-enrich usr/share/geo-enrich/countries.bin usr/share/geo-enrich/postal_ca.bin usr/share/geo-enrich/postal_us.bin usr/share/geo-enrich/timezones.bin \
            usr/share/doc/geo-enrich/copyright usr/share/doc/geo-enrich/NOTICE usr/share/doc/geo-enrich/changelog.gz \
            usr/share/man/man1/geo-enrich.1.gz usr/share/bash-completion/completions/geo-enrich \
            usr/share/zsh/vendor-completions/_geo-enrich usr/share/fish/vendor_completions.d/geo-enrich.fish; do
