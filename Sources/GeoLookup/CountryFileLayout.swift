@@ -38,28 +38,28 @@ enum CountryFileLayout {
     static let recordBoundingBoxOffset = 16
 
     /// Rows (1° of latitude each, from −90) and columns (1° of longitude each, from −180) of tiles.
-    static let tileRows = 180, tileColumns = 360
+    static let tileRows = TileQuadtree.tileRows, tileColumns = TileQuadtree.tileColumns
     /// Tiles per degree, the fourth count of the header (the only value this reader knows).
     static let tilesPerDegree: UInt64 = 1
     /// Entries per quadtree node.
-    static let childrenPerNode = 4
+    static let childrenPerNode = TileQuadtree.childrenPerNode
 
     /// The entry of a box that no record intersects.
     static let emptyEntry: UInt32 = 0xFFFF_FFFF
     /// The two top bits of an entry say what it is.
-    static let kindMask: UInt32 = 0xC000_0000
+    static let kindMask = TileQuadtree.kindMask
     /// Kind of an entry whose value is the record of the whole box.
     static let kindRecord: UInt32 = 0x0000_0000
     /// Kind of an entry whose value is a node index.
-    static let kindNode: UInt32 = 0x4000_0000
+    static let kindNode = TileQuadtree.kindNode
     /// Kind of an entry whose value is the word offset of a candidate list.
     static let kindList: UInt32 = 0x8000_0000
     /// The value bits of an entry.
-    static let valueMask: UInt32 = 0x3FFF_FFFF
+    static let valueMask = TileQuadtree.valueMask
     /// The north bit of a child index.
-    static let northChild = 2
+    static let northChild = TileQuadtree.northChild
     /// The east bit of a child index.
-    static let eastChild = 1
+    static let eastChild = TileQuadtree.eastChild
 
     /// The deepest quadtree level the reader accepts: box corners stay exact in `Double`
     /// (a multiple of 2⁻ᵈ below 180 needs 8 + d bits of the 53) well beyond it.

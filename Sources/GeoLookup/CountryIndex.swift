@@ -157,29 +157,8 @@ public final class CountryIndex: Sendable {
     /// Points outside −90…90 × −180…180, or not finite, get `.none`: no record reaches there.
     /// - Complexity: O(depth of the quadtree at the point), at most ``CountryFileLayout/maxDepth``.
     func entry(latitude: Double, longitude: Double) -> CountryEntry {
-        typealias L = CountryFileLayout
         guard latitude >= -90, latitude <= 90, longitude >= -180, longitude <= 180 else { return .none }
-        // ⌊lat⌋ + 90 rather than ⌊lat + 90⌋: the sum can round up to the next integer (lat = −1e-20
-        // gives 90.0) and put the point in a tile that does not hold it. ⌊x⌋ of a double is exact.
-        let row = min(Int(latitude.rounded(.down)) + 90, L.tileRows - 1)
-        let column = min(Int(longitude.rounded(.down)) + 180, L.tileColumns - 1)
-        var raw = tables.tiles[row * L.tileColumns + column]
-        var minLatitude = Double(row - 90), minLongitude = Double(column - 180), size = 1.0
-        // Validated: node numbers grow along any descent, so this ends, and no value is unused.
-        while raw & L.kindMask == L.kindNode {
-            size *= 0.5
-            let midLatitude = minLatitude + size, midLongitude = minLongitude + size
-            var child = 0
-            if latitude >= midLatitude {
-                child |= L.northChild
-                minLatitude = midLatitude
-            }
-            if longitude >= midLongitude {
-                child |= L.eastChild
-                minLongitude = midLongitude
-            }
-            raw = tables.nodes[L.childrenPerNode * Int(raw & L.valueMask) + child]
-        }
+        let raw = TileQuadtree.leaf(latitude: latitude, longitude: longitude, tiles: tables.tiles, nodes: tables.nodes)
         return CountryEntry(raw) ?? .none
     }
 

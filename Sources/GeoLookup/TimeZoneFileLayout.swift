@@ -53,19 +53,19 @@ enum TimeZoneFileLayout {
     static let coordinateFactor = 1e7
 
     /// Rows (1° of latitude each, from −90) and columns (1° of longitude each, from −180) of tiles.
-    static let tileRows = 180, tileColumns = 360
+    static let tileRows = TileQuadtree.tileRows, tileColumns = TileQuadtree.tileColumns
     /// Entries per quadtree node.
-    static let childrenPerNode = 4
+    static let childrenPerNode = TileQuadtree.childrenPerNode
     /// The two top bits of a tile or node entry say what it is.
-    static let kindMask: UInt32 = 0xC000_0000
+    static let kindMask = TileQuadtree.kindMask
     /// Kind of an entry whose value is a node index.
-    static let kindNode: UInt32 = 0x4000_0000
+    static let kindNode = TileQuadtree.kindNode
     /// The value bits of an entry.
-    static let valueMask: UInt32 = 0x3FFF_FFFF
+    static let valueMask = TileQuadtree.valueMask
     /// The entry of a box whose points need their H3 cell looked up.
     static let entryCell: UInt32 = 0xFFFF_FFFF
     /// The north and east bits of a child index.
-    static let northChild = 2, eastChild = 1
+    static let northChild = TileQuadtree.northChild, eastChild = TileQuadtree.eastChild
     /// The deepest quadtree level the reader accepts (box corners stay exact in `Double`).
     static let maxDepth = 40
 

@@ -44,28 +44,7 @@ struct TimeZoneTables: @unchecked Sendable {
     /// - Complexity: O(depth), at most ``TimeZoneFileLayout/maxDepth`` (4 in the bundled file).
     @inline(__always)
     func treeEntry(latitude: Double, longitude: Double) -> UInt32 {
-        // ⌊lat⌋ + 90 rather than ⌊lat + 90⌋: the sum can round up into the next tile (as in
-        // CountryIndex); ⌊x⌋ of a double is exact, and so is every box's middle below
-        let row = Swift.min(Int(latitude.rounded(.down)) &+ 90, L.tileRows - 1)
-        let column = Swift.min(Int(longitude.rounded(.down)) &+ 180, L.tileColumns - 1)
-        var entry = tiles[row &* L.tileColumns &+ column]
-        guard entry & L.kindMask == L.kindNode else { return entry }
-        var south = Double(row &- 90), west = Double(column &- 180), size = 1.0
-        repeat {
-            size *= 0.5
-            let middleLatitude = south + size, middleLongitude = west + size
-            var child = 0
-            if latitude >= middleLatitude {
-                child |= L.northChild
-                south = middleLatitude
-            }
-            if longitude >= middleLongitude {
-                child |= L.eastChild
-                west = middleLongitude
-            }
-            entry = nodes[L.childrenPerNode &* Int(entry & L.valueMask) &+ child]
-        } while entry & L.kindMask == L.kindNode
-        return entry
+        TileQuadtree.leaf(latitude: latitude, longitude: longitude, tiles: tiles, nodes: nodes)
     }
 
     // MARK: the shortcut of the H3 cell

@@ -1,4 +1,6 @@
 import Foundation
+import Testing
+@testable import GeoLookup
 
 /// Paths of the repository's data files, found from this source file's location.
 enum TestData {
@@ -22,5 +24,25 @@ enum TestData {
         let url = dir.appendingPathComponent(name)
         try bytes.write(to: url)
         return url.path
+    }
+
+    /// Makes a data file's payload checksum right again after `data` was damaged (a damaged file
+    /// as a buggy builder would write it, which only the structure checks can refuse).
+    static func rechecksum(_ data: inout Data) {
+        let checksum = data[128...].withUnsafeBytes { DataFile.checksum($0) }
+        withUnsafeBytes(of: checksum.littleEndian) { data.replaceSubrange(24..<32, with: $0) }
+    }
+
+    /// Expects `open` to refuse the file at `path` as corrupt, saying `mentions` and naming it.
+    static func expectCorrupt(_ path: String, mentions: String, sourceLocation: SourceLocation = #_sourceLocation,
+                              _ open: () throws -> Void) throws {
+        let error = #expect(throws: DataFileError.self, sourceLocation: sourceLocation) { try open() }
+        let e = try #require(error, sourceLocation: sourceLocation)
+        guard case .corrupt(let message) = e.reason else {
+            Issue.record("expected .corrupt, got \(e)", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(message.contains(mentions), "\(message)", sourceLocation: sourceLocation)
+        #expect(e.description.contains(path), sourceLocation: sourceLocation)
     }
 }

@@ -230,17 +230,9 @@ struct TimeZoneIndexTests {
                 let name = 128 + (UnsafeRawPointer(Self.nameBytes.baseAddress!) - UnsafeRawPointer(payload))
                 data[name] = UInt8(ascii: "X")
             }
-            let checksum = data[128...].withUnsafeBytes { DataFile.checksum($0) }
-            withUnsafeBytes(of: checksum.littleEndian) { data.replaceSubrange(24..<32, with: $0) }
+            TestData.rechecksum(&data)
         }
-        let error = #expect(throws: DataFileError.self) { try TimeZoneIndex(path: path) }
-        let e = try #require(error)
-        guard case .corrupt(let message) = e.reason else {
-            Issue.record("expected .corrupt, got \(e)")
-            return
-        }
-        #expect(message.contains(damage.mentions), "\(message)")
-        #expect(e.description.contains(path))
+        try TestData.expectCorrupt(path, mentions: damage.mentions) { _ = try TimeZoneIndex(path: path) }
     }
 
     /// The name bytes: the section after the `params` and the names' offsets.
