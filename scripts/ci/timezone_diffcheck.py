@@ -32,12 +32,13 @@ usage: PYTHONPATH=scripts python3 scripts/ci/timezone_diffcheck.py --bin PATH/ge
 """
 import argparse
 import json
-import os
-import subprocess
 import sys
 import time
 
 import numpy as np
+
+from geoenrich_tools import checks
+from geoenrich_tools.checks import run_cli
 
 TIMEZONEFINDER_VERSION = "9.0.0"
 NUDGE = 1e-6
@@ -100,13 +101,6 @@ def point_sets(rng, scale, tf):
     return sets
 
 
-def run_lookup(argv, text):
-    p = subprocess.run(argv, input=text.encode(), capture_output=True)
-    if p.returncode != 0:
-        sys.exit(f"timezone_diffcheck: {' '.join(argv)} exited {p.returncode}: {p.stderr.decode()[-400:]}")
-    return p.stdout.decode().splitlines()
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
@@ -115,9 +109,7 @@ def main():
     ap.add_argument("--seed", type=int, default=None)
     ap.add_argument("--strict", action="store_true", help="excuse no point (the test command's setting: the lookup is exact)")
     a = ap.parse_args()
-    seed = a.seed if a.seed is not None else int.from_bytes(os.urandom(4), "little")
-    print(f"timezone_diffcheck: seed {seed}")
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(checks.seed(a.seed, "timezone_diffcheck"))
     tf = reference()
     sets = point_sets(rng, a.scale, tf)
     data = ["--data", a.data] if a.data else []
@@ -128,17 +120,14 @@ def main():
         names += [name] * len(lngs)
     text = "".join(f"{lat!r} {lng!r}\n" for lat, lng in points)
     t0 = time.time()
-    with_zone = run_lookup([a.bin, "lookup", "--timezone", *data], text)
+    with_zone = run_cli("timezone_diffcheck", [a.bin, "lookup", "--timezone", *data], text)
     t_cli = time.time() - t0
-    without = run_lookup([a.bin, "lookup", *data], text)
+    without = run_cli("timezone_diffcheck", [a.bin, "lookup", *data], text)
     if len(with_zone) != len(points) or len(without) != len(points):
         sys.exit(f"timezone_diffcheck: {len(with_zone)} and {len(without)} answers for {len(points)} points")
 
-    results = []
-
-    def check(label, failures, detail):
-        results.append(not failures)
-        print(f"{'ok  ' if not failures else 'FAIL'} {label}: {detail}" + ("" if not failures else f"; first: {failures[0]}"))
+    tally = checks.Checks()
+    check = tally.compare
 
     t0 = time.time()
     want = [tf.timezone_at(lng=lng, lat=lat) for lat, lng in points]
@@ -177,9 +166,7 @@ def main():
 
     print(f"timezone_diffcheck: {len(points)} points; lookup {1e6 * t_cli / len(points):.2f} us a point (CLI, "
           f"including start and I/O), timezone_at {1e6 * t_ref / len(points):.1f} us")
-    passed = sum(results)
-    print(f"timezone_diffcheck: {passed} passed, {len(results) - passed} failed")
-    sys.exit(0 if passed == len(results) else 1)
+    tally.finish("timezone_diffcheck")
 
 
 if __name__ == "__main__":

@@ -29,13 +29,15 @@ import json
 import math
 import os
 import random
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 import pyproj
 import zipcodes
+
+from geoenrich_tools import checks
+from geoenrich_tools.checks import run_cli
 
 MAX_M = 20_000.0
 GEOD = pyproj.Geod(ellps="WGS84")
@@ -99,22 +101,13 @@ def reference(points, table):
     return out
 
 
-def run(argv, text):
-    p = subprocess.run(argv, input=text.encode(), capture_output=True)
-    if p.returncode != 0:
-        sys.exit(f"zip_diffcheck: {' '.join(argv)} exited {p.returncode}: {p.stderr.decode()[-400:]}")
-    return p.stdout.decode().splitlines()
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
     ap.add_argument("--points", type=int, default=20000)
     ap.add_argument("--seed", type=int, default=None)
     a = ap.parse_args()
-    seed = a.seed if a.seed is not None else int.from_bytes(os.urandom(4), "little")
-    print(f"zip_diffcheck: seed {seed}")
-    rng = random.Random(seed)
+    rng = random.Random(checks.seed(a.seed, "zip_diffcheck"))
     n = a.points
     points = []
     for _ in range(n * 4 // 10):
@@ -131,19 +124,15 @@ def main():
     points = [(round(p[0], 6), round(p[1], 6)) for p in points]
     text = "".join(f"{p[0]:.6f} {p[1]:.6f}\n" for p in points)
 
-    both = [json.loads(line) for line in run([a.bin, "lookup", "--postal-countries", "CA,US"], text)]
-    us_alone = [json.loads(line) for line in run([a.bin, "lookup", "--postal-countries", "US"], text)]
+    both = [json.loads(line) for line in run_cli("zip_diffcheck", [a.bin, "lookup", "--postal-countries", "CA,US"], text)]
+    us_alone = [json.loads(line) for line in run_cli("zip_diffcheck", [a.bin, "lookup", "--postal-countries", "US"], text)]
     if len(both) != len(points) or len(us_alone) != len(points):
         sys.exit(f"zip_diffcheck: {len(both)} and {len(us_alone)} answers for {len(points)} points")
     us = [i for i, r in enumerate(both) if r.get("country") == "US"]
     expected = reference([points[i] for i in us], reference_table())
 
-    results = []
-
-    def check(name, failures, detail):
-        results.append(not failures)
-        print(f"{'ok  ' if not failures else 'FAIL'} {name}: {detail}"
-              + ("" if not failures else f"; first: {failures[0]}"))
+    tally = checks.Checks()
+    check = tally.compare
 
     bad = []
     found = 0
@@ -179,7 +168,7 @@ def main():
             for k, (la, lo) in enumerate(points):
                 f.write(json.dumps({"type": "location", "session_id": f"z{k}", "timestamp": 1764237600000 + k,
                                     "latitude": la, "longitude": lo, "accuracy": 5.0}, separators=(",", ":")) + "\n")
-        lines = run([a.bin, "enrich", "--quiet", "--postal-countries", "CA,US", stream], "")
+        lines = run_cli("zip_diffcheck", [a.bin, "enrich", "--quiet", "--postal-countries", "CA,US", stream], "")
     bad = []
     if len(lines) != len(points):
         bad.append(f"{len(lines)} output lines for {len(points)} fixes")
@@ -191,9 +180,7 @@ def main():
             bad.append(f"{line[:200]} against {r}")
     check("enrich", bad, f"{len(lines)} fixes, each geo with the lookup's postal keys in order")
 
-    passed = sum(results)
-    print(f"zip_diffcheck: {passed} passed, {len(results) - passed} failed")
-    sys.exit(0 if passed == len(results) else 1)
+    tally.finish("zip_diffcheck")
 
 
 if __name__ == "__main__":
