@@ -165,41 +165,38 @@ struct TZStringRule: Sendable, Hashable {
             guard parts[0] <= maxHours else { throw fail() }
             return sign * (parts[0] * 3600 + (parts.count > 1 ? parts[1] * 60 : 0) + (parts.count > 2 ? parts[2] : 0))
         }
+        func skip(_ c: Character) throws(TimeZoneRules.FormatError) {
+            guard s.first == c else { throw fail() }
+            s = s.dropFirst()
+        }
+        func number() throws(TimeZoneRules.FormatError) -> Int {
+            let digits = s.prefix { $0.isASCII && $0.isNumber }
+            guard !digits.isEmpty, let v = Int(digits) else { throw fail() }
+            s = s.dropFirst(digits.count)
+            return v
+        }
+        // `Mm.w.d`, `Jn` or `n`, then `/time` (2:00 when absent)
         func date() throws(TimeZoneRules.FormatError) -> TransitionDate {
-            var seconds = 2 * 3600
-            func number() throws(TimeZoneRules.FormatError) -> Int {
-                let digits = s.prefix { $0.isASCII && $0.isNumber }
-                guard !digits.isEmpty, let v = Int(digits) else { throw fail() }
-                s = s.dropFirst(digits.count)
-                return v
-            }
-            let result: TransitionDate
             if s.first == "M" {
-                s = s.dropFirst()
+                try skip("M")
                 let m = try number()
-                guard s.first == "." else { throw fail() }
-                s = s.dropFirst()
+                try skip(".")
                 let w = try number()
-                guard s.first == "." else { throw fail() }
-                s = s.dropFirst()
+                try skip(".")
                 let d = try number()
                 guard (1...12).contains(m), (1...5).contains(w), (0...6).contains(d) else { throw fail() }
-                result = .monthWeekDay(month: m, week: w, day: d, seconds: 0)
-            } else {
-                let julian = s.first == "J"
-                if julian { s = s.dropFirst() }
-                let n = try number()
-                guard ((julian ? 1 : 0)...365).contains(n) else { throw fail() }
-                result = .dayOfYear(n, julian: julian, seconds: 0)
+                return .monthWeekDay(month: m, week: w, day: d, seconds: try timeOfDay())
             }
-            if s.first == "/" {
-                s = s.dropFirst()
-                seconds = try time(maxHours: 167)
-            }
-            switch result {
-            case .monthWeekDay(let m, let w, let d, _): return .monthWeekDay(month: m, week: w, day: d, seconds: seconds)
-            case .dayOfYear(let n, let julian, _): return .dayOfYear(n, julian: julian, seconds: seconds)
-            }
+            let julian = s.first == "J"
+            if julian { try skip("J") }
+            let n = try number()
+            guard ((julian ? 1 : 0)...365).contains(n) else { throw fail() }
+            return .dayOfYear(n, julian: julian, seconds: try timeOfDay())
+        }
+        func timeOfDay() throws(TimeZoneRules.FormatError) -> Int {
+            guard s.first == "/" else { return 2 * 3600 }
+            try skip("/")
+            return try time(maxHours: 167)
         }
         try name()
         // POSIX offsets are west of Greenwich: EST5 is UTC-5
@@ -208,11 +205,9 @@ struct TZStringRule: Sendable, Hashable {
         try name()
         var daylight = standard + 3600
         if s.first != "," { daylight = -(try time(maxHours: 24)) }
-        guard s.first == "," else { throw fail() }
-        s = s.dropFirst()
+        try skip(",")
         let start = try date()
-        guard s.first == "," else { throw fail() }
-        s = s.dropFirst()
+        try skip(",")
         let end = try date()
         guard s.isEmpty else { throw fail() }
         return .rule(TZStringRule(standardOffset: Int32(standard), daylightOffset: Int32(daylight), start: start, end: end))
