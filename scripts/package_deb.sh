@@ -116,13 +116,16 @@ Architecture: $arch
 Maintainer: the geo-enrich authors <geo-enrich@localhost>
 Installed-Size: $installed_kb
 Depends: $depends_line
+Recommends: tzdata
 Section: utils
 Priority: optional
 Description: location enrichment of NDJSON mobile-analytics event streams
  geo-enrich reads NDJSON streams of location fixes and events, keeps the fixes
  that move (a geodesic distance filter, a time to live) and adds to every event
  its session's last position: H3 cells (bit-exact with H3 4.5.0), the country
- (Natural Earth) and, in Canada, the nearest postal code and FSA (GeoNames).
+ (Natural Earth), in Canada the nearest postal code and FSA (GeoNames), in the
+ US the nearest ZIP code, and the time zone with its UTC offset at the fix's
+ time (--timezone, which reads the tz database of the tzdata package).
  It can push accepted locations to an HTTP endpoint. Also: H3 tools and a
  country and postal-code lookup. The data files are included.
 EOF

@@ -60,6 +60,9 @@ python3 scripts/ci/zip_diffcheck.py --bin "$bin" --points 20000
 # fresh random points (uniform, US, near the package's vertices, exactly on vertices, the
 # antimeridian and the poles): every answer equal
 python3 scripts/ci/timezone_diffcheck.py --bin "$bin" --strict
+# enrich --timezone: each fix's zone against timezonefinder and its utc_offset_s against Python's
+# zoneinfo, on fresh fixes one millisecond either side of offset changes and at any time
+python3 scripts/ci/utc_offset_check.py --bin "$bin"
 # damaged data files (random bytes, checksum made good) are refused at open or still answer: never a crash
 python3 scripts/ci/data_fuzz.py --bin "$bin" --runs 150
 # outputs that name an input or each other, unusable push URLs and keys: refused before any

@@ -3,16 +3,19 @@ import GeoLookup
 import GeoModel
 import H3Core
 
-/// Computes the location context of an accepted fix: its H3 cell, country and postal code.
+/// Computes the location context of an accepted fix: its H3 cell, country, postal code and
+/// (when asked) time zone with its UTC offset at the fix's time.
 ///
 /// The engine owns one per shard and calls it under the shard's lock, so an implementation may
 /// keep per-thread resources (a GEOS context) without locking.
 public protocol FixEnricher {
-    /// The H3 cell, country and postal code of a validated position (degrees).
-    mutating func enrich(latitude: Double, longitude: Double) -> (h3: H3Cell, country: CountryCode?, postal: PostalMatch?)
+    /// The `geo` values of a validated position taken at `timestamp`.
+    mutating func enrich(_ position: ReportedPosition, at timestamp: Timestamp) -> Enrichment
 }
 
-/// The standard enricher: H3Core at the configured resolution and the bundled data's lookup.
+/// The standard enricher: H3Core at the configured resolution and the bundled data's lookup;
+/// the time zone and its offset when the lookup has them (``LocationLookup/timeZones``,
+/// ``LocationLookup/utcOffsets``).
 public struct StandardEnricher: FixEnricher {
     public let resolution: H3Resolution
     private let locator: LocationLookup.Locator
@@ -36,12 +39,18 @@ public struct StandardEnricher: FixEnricher {
                       postalMaxDistance: configuration.postalMaxDistance)
     }
 
-    public mutating func enrich(latitude: Double, longitude: Double) -> (h3: H3Cell, country: CountryCode?, postal: PostalMatch?) {
+    public mutating func enrich(_ position: ReportedPosition, at timestamp: Timestamp) -> Enrichment {
+        let latitude = position.latitudeDegrees, longitude = position.longitudeDegrees
         // positions are validated (finite, in range) when a Fix is built
         guard let cell = try? H3Cell(LatLng(latitude: latitude, longitude: longitude), resolution: resolution) else {
             preconditionFailure("a validated fix has finite coordinates")
         }
         let place = locator.locate(latitude: latitude, longitude: longitude)
-        return (cell, place.country, place.postal)
+        var offset: Int32?
+        if let zone = place.timeZone, let offsets = locator.lookup.utcOffsets {
+            offset = offsets.utcOffset(of: zone, atMilliseconds: timestamp.milliseconds)
+        }
+        return Enrichment(position: position, fixTimestamp: timestamp, h3: cell, country: place.country,
+                          postal: place.postal, timeZone: place.timeZone, utcOffsetSeconds: offset)
     }
 }

@@ -53,9 +53,7 @@ public struct SessionTable<Enricher: FixEnricher> {
     public mutating func ingest(_ fix: Fix, session: SessionID, consent: Consent? = nil) -> FixDecision {
         let decision = store.decide(fix, session: session, consent: consent)
         if case .rejected(let reason) = decision { return .rejected(reason) }
-        let (h3, country, postal) = _enricher.enrich(latitude: fix.latitudeDegrees, longitude: fix.longitudeDegrees)
-        let accepted = Enrichment(position: fix.position, fixTimestamp: fix.timestamp, h3: h3, country: country,
-                                  postal: postal)
+        let accepted = _enricher.enrich(fix.position, at: fix.timestamp)
         store.record(accepted, session: session, decision)
         return .accepted(accepted)
     }

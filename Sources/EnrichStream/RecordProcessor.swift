@@ -172,10 +172,9 @@ struct RecordProcessor<Sessions: SessionDecisions> {
 
     /// The enrichment of a record's own position (see ``RecordFormat/rejectedFixDescribesItself``).
     private mutating func ownEnrichment(_ parsed: ParsedFix, at timestamp: Int64) -> Enrichment {
-        let (cell, country, postal) = ownEnricher.enrich(latitude: parsed.latitude.doubleValue,
-                                                         longitude: parsed.longitude.doubleValue)
-        return Enrichment(latitude: parsed.latitude, longitude: parsed.longitude, accuracy: parsed.accuracy,
-                          fixTimestamp: Timestamp(milliseconds: timestamp), h3: cell, country: country, postal: postal)
+        ownEnricher.enrich(ReportedPosition(latitude: parsed.latitude, longitude: parsed.longitude,
+                                            accuracy: parsed.accuracy),
+                           at: Timestamp(milliseconds: timestamp))
     }
 
     /// The engine's fix for a parsed one, its numbers as the record wrote them.

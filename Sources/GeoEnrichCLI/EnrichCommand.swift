@@ -106,7 +106,8 @@ struct EnrichCommand: ParsableCommand {
         do {
             let lookup = try LocationLookup(dataDirectory: DataDirectory.resolve(data),
                                             postalMaxDistance: engine.postalMaxDistance,
-                                            postalCountries: engine.postalCountries.systems)
+                                            postalCountries: engine.postalCountries.systems,
+                                            timeZones: engine.timeZone)
             pipeline = try EnrichPipeline(options: options, lookup: lookup)
             files = try (inputs.isEmpty ? ["-"] : inputs).map { try InputFile(path: $0) }
             out = try output.map { try OutputFile(path: $0) } ?? .standardOutput()

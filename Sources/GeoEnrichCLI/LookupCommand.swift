@@ -44,7 +44,8 @@ struct LookupCommand: ParsableCommand {
         let lookup: LocationLookup
         do {
             lookup = try LocationLookup(dataDirectory: DataDirectory.resolve(data), postalMaxDistance: postalMaxDistance,
-                                        postalCountries: postalCountries.systems, timeZones: timeZone)
+                                        postalCountries: postalCountries.systems, timeZones: timeZone,
+                                        utcOffsets: false)  // a point alone has no time
         } catch {
             StandardError.line("geo-enrich: \(error)")
             throw ExitCode(1)

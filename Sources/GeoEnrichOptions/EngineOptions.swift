@@ -20,6 +20,9 @@ public struct EngineOptions: ParsableArguments {
     @Option(name: .customLong("postal-countries"), help: PostalCountries.help)
     public var postalCountries: PostalCountries = .canada
 
+    @Flag(name: .customLong("timezone"), help: "Add each accepted fix's IANA time zone (as PyPI timezonefinder 9.0.0 answers it; data/timezones.bin) and its UTC offset at the fix's time (the system's tz database, $TZDIR or /usr/share/zoneinfo) to geo: timezone and utc_offset_s.")
+    public var timeZone = false
+
     @Option(name: .customLong("max-accuracy"), help: "Reject fixes whose accuracy radius is larger, in metres (off by default).")
     public var maxAccuracy: Double?
 

@@ -203,6 +203,9 @@ public struct DataFileError: Error, CustomStringConvertible, Equatable {
         case checksumMismatch(expected: UInt64, actual: UInt64)
         /// The structure inside the payload is inconsistent.
         case corrupt(String)
+        /// A zone's file of the system's tz database (read for UTC offsets, not one of ours) is
+        /// missing or unusable: what is wrong with it.
+        case timeZoneDatabase(String)
     }
 
     public let path: String
@@ -216,6 +219,9 @@ public struct DataFileError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         let what: String
         switch reason {
+        case .timeZoneDatabase(let m):
+            return "time-zone file \(path) \(m); UTC offsets come from the system's tz database: install it "
+                + "(Debian: apt install tzdata) or set TZDIR to the folder that holds it"
         case .unreadable(let m): what = "cannot be read: \(m)"
         case .truncated(let e, let a): what = "is truncated: \(a) bytes, expected \(e)"
         case .overlong(let e, let a): what = "is longer than its header says: \(a) bytes, expected \(e)"

@@ -21,6 +21,9 @@ public final class LocationLookup: Sendable {
     public let postalCountries: Set<PostalCode.System>
     /// The time zones of `timezones.bin`, when points are to get one.
     public let timeZones: TimeZoneIndex?
+    /// The zones' UTC offsets through time (the system's tz database), when points are to get a
+    /// time zone and a fix's time its offset (`Enrichment.utcOffsetSeconds`).
+    public let utcOffsets: TimeZoneDatabase?
     /// Largest distance in metres from a point to the centroid of its postal code, for locators
     /// made without one of their own (default 20 km).
     public let postalMaxDistance: Double
@@ -44,15 +47,20 @@ public final class LocationLookup: Sendable {
     ///   - postalCountries: the countries whose points get a postal code: Canada (the default),
     ///     the US, both, or none.
     ///   - timeZones: whether points get their time zone (default no: the file is not opened).
+    ///   - utcOffsets: with `timeZones`, whether the system's tz database is read too, for the
+    ///     zone's UTC offset at a fix's time (default yes; `geo-enrich lookup`, whose points have
+    ///     no time, says no).
     /// - Throws: ``DataFileError`` naming the file that is missing or damaged.
     /// - Complexity: O(n) in the data size (checksums): a few milliseconds.
     public init(dataDirectory: String, postalMaxDistance: Double = 20_000,
-                postalCountries: Set<PostalCode.System> = [.canada], timeZones: Bool = false) throws(DataFileError) {
+                postalCountries: Set<PostalCode.System> = [.canada], timeZones: Bool = false,
+                utcOffsets: Bool = true) throws(DataFileError) {
         countries = try CountryIndex(path: dataDirectory + "/" + LocationLookup.countriesFile)
         postal = try PostalIndex(path: dataDirectory + "/" + LocationLookup.postalFile, expecting: .canada)
         zipCodes = postalCountries.contains(.unitedStates)
             ? try PostalIndex(path: dataDirectory + "/" + LocationLookup.zipCodeFile, expecting: .unitedStates) : nil
         self.timeZones = timeZones ? try TimeZoneIndex(path: dataDirectory + "/" + LocationLookup.timeZoneFile) : nil
+        self.utcOffsets = timeZones && utcOffsets ? try TimeZoneDatabase() : nil
         self.postalMaxDistance = postalMaxDistance
         self.postalCountries = postalCountries
     }

@@ -6,8 +6,9 @@ import H3Core
 /// The one type for it: the engine keeps one per live session and per older fix, the codec
 /// writes it into each line (`RecordCodec`'s `Splice`), the push sends its position.
 ///
-/// Memory: 65 bytes (72 with padding), what the session table's memory target was measured
-/// with (the position's spare bytes hold the country code; see ``ReportedPosition``).
+/// Memory: 77 bytes (80 with padding; the position's spare bytes hold the country code, see
+/// ``ReportedPosition``). The time zone and its offset took it from 65 bytes: 8 bytes more a
+/// live session, measured in `make bench`'s memory rows.
 public struct Enrichment: Hashable, Sendable {
     /// The fix's position as the record wrote it.
     public var position: ReportedPosition
@@ -17,27 +18,37 @@ public struct Enrichment: Hashable, Sendable {
     public var fixTimestamp: Timestamp
     /// The H3 cell of the fix at the configured resolution.
     public var h3: H3Cell
-    /// The nearest postal code, for fixes in Canada within the maximum distance.
+    /// The nearest postal code, for fixes in Canada (and the US, when asked) within the
+    /// maximum distance.
     public var postal: PostalMatch?
+    /// The IANA time zone of the fix (timezonefinder's), when time zones are asked for.
+    public var timeZone: TimeZoneID?
+    /// The time zone's UTC offset at ``fixTimestamp`` in seconds (east positive), from the
+    /// system's tz database, when time zones are asked for.
+    public var utcOffsetSeconds: Int32?
 
     /// Collects the values of one `geo` object; each parameter is the property of the same name.
     @inlinable
     public init(position: ReportedPosition, fixTimestamp: Timestamp, h3: H3Cell, country: CountryCode?,
-                postal: PostalMatch?) {
+                postal: PostalMatch?, timeZone: TimeZoneID? = nil, utcOffsetSeconds: Int32? = nil) {
         self.position = position
         self.country = country
         self.fixTimestamp = fixTimestamp
         self.h3 = h3
         self.postal = postal
+        self.timeZone = timeZone
+        self.utcOffsetSeconds = utcOffsetSeconds
     }
 
     /// Collects the values of one `geo` object, in the contract's order, the numbers as the
     /// record wrote them; each parameter is the property of the same name.
     @inlinable
     public init(latitude: JSONNumber, longitude: JSONNumber, accuracy: JSONNumber?, fixTimestamp: Timestamp,
-                h3: H3Cell, country: CountryCode?, postal: PostalMatch?) {
+                h3: H3Cell, country: CountryCode?, postal: PostalMatch?, timeZone: TimeZoneID? = nil,
+                utcOffsetSeconds: Int32? = nil) {
         self.init(position: ReportedPosition(latitude: latitude, longitude: longitude, accuracy: accuracy),
-                  fixTimestamp: fixTimestamp, h3: h3, country: country, postal: postal)
+                  fixTimestamp: fixTimestamp, h3: h3, country: country, postal: postal, timeZone: timeZone,
+                  utcOffsetSeconds: utcOffsetSeconds)
     }
 
     /// The fix's latitude in degrees, as the record wrote it.

@@ -7,8 +7,9 @@ public enum SDKFormat: String, Sendable, CaseIterable {
     /// EQWorks iOS SDK: `logUser` / `logEvent` payloads and the elements of a `batch`'s
     /// `batch_info`. Session `userId`, time `timestamp`, fix `location.{latitude,longitude}`
     /// (each record with a location is a fix that describes itself). Enrichment: `h3Index` and,
-    /// in Canada, `postalcode: {postalcode, fsa}` (code without its space), replacing the
-    /// payload's own values or added before the record's `}`.
+    /// in Canada, `postalcode: {postalcode, fsa}` (code without its space), and with time zones
+    /// `timezone` (the IANA name), replacing the payload's own top-level values or added before
+    /// the record's `}` (the SDK's `context.timezone`, the device's setting, is left alone).
     case eqworks
     /// MobileTracker API: track payloads `{brand_id, session_id, event_name, data}` (events) and
     /// location updates (the `PUT …/location` body `{latitude, longitude, accuracy}` with
@@ -32,6 +33,8 @@ public struct SDKPlacement: Sendable, Equatable {
         case h3Index
         /// EQWorks `"postalcode":{"postalcode":"R3C4L9","fsa":"R3C"}` (only in Canada).
         case postalcode
+        /// EQWorks `"timezone":"America/Winnipeg"` (only with time zones).
+        case timezone
         /// The contract's `geo` object.
         case geo
         /// The contract's `geo` object without `latitude` and `longitude` (Data Cloud events).

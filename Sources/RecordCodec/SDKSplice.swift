@@ -15,8 +15,8 @@ public enum SDKSplice {
         var edits: [(SDKPlacement, (geo: Enrichment, ageMilliseconds: Int64))] = []
         for (record, geo) in zip(records, geos) {
             guard let geo else { continue }
-            // no postal code to give: the payload's own `postalcode`, if any, stays as it is
-            for placement in record.placements where placement.content != .postalcode || geo.geo.postal != nil {
+            // no postal code or time zone to give: the payload's own, if any, stays as it is
+            for placement in record.placements where placement.content.isGiven(by: geo.geo) {
                 edits.append((placement, geo))
             }
         }
@@ -54,6 +54,9 @@ public enum SDKSplice {
                     OrjsonText.writeString(fsa, to: &w)
                 }
                 w.write(UInt8(ascii: "}"))
+            case .timezone:
+                if insert { w.write(comma ? #","timezone":"# : #""timezone":"#) }
+                Splice.writeZoneName(geo.timeZone!, to: &w)
             case .geo:
                 // Splice's text is `,"geo":{…}}`: the last `}` closes the record, which stays in the line
                 Splice.writeHead(geo, to: &w)
@@ -84,6 +87,18 @@ public enum SDKSplice {
                 OrjsonText.writeNumber(geo.longitude, to: &w)
             }
             output.append(contentsOf: w.written)
+        }
+    }
+}
+
+extension SDKPlacement.Content {
+    /// Whether an enrichment has what this placement writes: EQWorks' `postalcode` and
+    /// `timezone` are written only when there is one.
+    func isGiven(by geo: Enrichment) -> Bool {
+        switch self {
+        case .postalcode: geo.postal != nil
+        case .timezone: geo.timeZone != nil
+        case .h3Index, .geo, .geoWithoutPosition, .latitude, .longitude: true
         }
     }
 }

@@ -128,8 +128,9 @@ public enum Splice {
                      "closingBrace must be the offset of the record's closing brace")
     }
 
-    /// An upper bound of the `geo` text's length: the keys, at most four numbers of 24 bytes and
-    /// one of 20, a timestamp of 32, the cell's 15 hex digits, and the codes' 12 letters.
+    /// An upper bound of the `geo` text's length (about 400): the keys, at most four numbers of
+    /// 24 bytes and two of 20, a timestamp of 32, the cell's 15 hex digits, the codes' 12 letters
+    /// and a zone name (at most 32).
     static let capacity = 512
 
     /// `,"geo":{"latitude":…,"longitude":…,"accuracy":…,"fix_timestamp":"…","age_ms":`
@@ -147,7 +148,7 @@ public enum Splice {
         w.write(#","age_ms":"#)
     }
 
-    /// `,"h3":"…","country":"…","postalcode":"…","fsa":"…","postal_distance_m":…}}`
+    /// `,"h3":"…","country":"…","postalcode":"…","fsa":"…","postal_distance_m":…,"timezone":"…","utc_offset_s":…}}`
     static func writeTail(_ geo: Enrichment, to w: inout ByteWriter) {
         w.write(#","h3":"#)
         OrjsonText.writeHexString(geo.h3.rawValue, to: &w)
@@ -165,6 +166,22 @@ public enum Splice {
             w.write(#","postal_distance_m":"#)
             OrjsonText.writeFloat(postal.distanceMetres, to: &w)
         }
+        if let zone = geo.timeZone {
+            w.write(#","timezone":"#)
+            writeZoneName(zone, to: &w)
+        }
+        if let offset = geo.utcOffsetSeconds {
+            w.write(#","utc_offset_s":"#)
+            OrjsonText.writeInteger(Int64(offset), to: &w)
+        }
         w.write("}}")
+    }
+
+    /// A zone's IANA name as a JSON string: the names need no escapes (letters, digits and
+    /// `/_-+`; a GeoModel test checks every one), so the static text is copied as it is.
+    static func writeZoneName(_ zone: TimeZoneID, to w: inout ByteWriter) {
+        w.write(UInt8(ascii: "\""))
+        w.write(zone.staticName)
+        w.write(UInt8(ascii: "\""))
     }
 }

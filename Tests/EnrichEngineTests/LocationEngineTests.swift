@@ -52,7 +52,8 @@ struct LocationEngineTests {
         var configuration = EngineConfiguration()
         configuration.postalMaxDistance = 100
         var enricher = try StandardEnricher(lookup: tight, configuration: configuration)
-        #expect(enricher.enrich(latitude: 49.888171, longitude: -97.131112).postal?.code.formatted == "R3C 4L9")
+        let winnipeg = ReportedPosition(latitude: .double(49.888171), longitude: .double(-97.131112), accuracy: nil)
+        #expect(enricher.enrich(winnipeg, at: ts(0)).postal?.code.formatted == "R3C 4L9")
     }
 
     @Test("many threads at once give what one table gives alone")

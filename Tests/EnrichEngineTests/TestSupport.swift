@@ -8,9 +8,11 @@ import H3Core
 /// country or postal code, and the tests need no data files.
 struct H3OnlyEnricher: FixEnricher {
     var calls = 0
-    mutating func enrich(latitude: Double, longitude: Double) -> (h3: H3Cell, country: CountryCode?, postal: PostalMatch?) {
+    mutating func enrich(_ position: ReportedPosition, at timestamp: Timestamp) -> Enrichment {
         calls += 1
-        return (try! H3Cell(LatLng(latitude: latitude, longitude: longitude), resolution: .finest), nil, nil)
+        let cell = try! H3Cell(LatLng(latitude: position.latitudeDegrees, longitude: position.longitudeDegrees),
+                               resolution: .finest)
+        return Enrichment(position: position, fixTimestamp: timestamp, h3: cell, country: nil, postal: nil)
     }
 }
 

@@ -84,6 +84,55 @@ import Testing
         #expect(!plain.contains("postalcode"), "\(plain)")
     }
 
+    /// With time zones, `geo` ends with the fix's zone and its UTC offset at the fix's time, in
+    /// every format; EQWorks gets a top-level `timezone` instead. The expected values are
+    /// timezonefinder 9.0.0's zone and zoneinfo's offsets (utc_offset_check checks many more).
+    @Test func timeZonesInEveryFormat() throws {
+        // Winnipeg's change to daylight time: 2025-03-09T08:00:00Z; zoneinfo: -21600 before, -18000 from it
+        let change: Int64 = 1_741_507_200_000
+        let fix = #"{"type":"location","session_id":"s","timestamp":\#(change - 1),"latitude":49.888171,"longitude":-97.131112}"#
+        let event = #"{"type":"track","session_id":"s","timestamp":\#(change + 20_000),"event_name":"e"}"#
+        let after = #"{"type":"location","session_id":"t","timestamp":\#(change),"latitude":49.888171,"longitude":-97.131112}"#
+        let run = try StreamRun.run([Array([fix, event, after].joined(separator: "\n").utf8) + [0x0A]],
+                                    options: Self.options(.canonical), lookup: StreamRun.lookupWithTimeZones)
+        let lines = run.outputLines.map { String(decoding: $0, as: UTF8.self) }
+        #expect(lines.count == 3)
+        // the event carries its fix's offset: the offset at the fix's time, not at the event's
+        #expect(lines[0].hasSuffix(#""postal_distance_m":19.7,"timezone":"America/Winnipeg","utc_offset_s":-21600}}"#), "\(lines[0])")
+        #expect(lines[1].hasSuffix(#""timezone":"America/Winnipeg","utc_offset_s":-21600}}"#), "\(lines[1])")
+        #expect(lines[2].hasSuffix(#""timezone":"America/Winnipeg","utc_offset_s":-18000}}"#), "\(lines[2])")
+
+        // MobileTracker and Data Cloud: the same keys at the end of their `geo`; Detroit, a US
+        // point with its ZIP code; mid-Atlantic, an ocean zone
+        let mt = #"{"session_id":"m","timestamp":1764237600000,"event_name":"e","data":{}}"#
+        let mtFix = #"{"latitude":42.3314,"longitude":-83.0458,"session_id":"m","timestamp":1764237600000}"#
+        let mtRun = try StreamRun.run([Array((mtFix + "\n" + mt + "\n").utf8)], options: Self.options(.mobiletracker),
+                                      lookup: StreamRun.lookupWithTimeZones)
+        for line in mtRun.outputLines.map({ String(decoding: $0, as: UTF8.self) }) {
+            #expect(line.contains(#""postalcode":"48243","postal_distance_m":0.0,"timezone":"America/Detroit","utc_offset_s":-18000}"#), "\(line)")
+        }
+        let dc = #"{"latitude":30.0,"longitude":-40.0,"session_id":"d","timestamp":0}"#
+        let dcLine = String(decoding: try StreamRun.run([Array((dc + "\n").utf8)], options: Self.options(.datacloud),
+                                                        lookup: StreamRun.lookupWithTimeZones).outputLines[0], as: UTF8.self)
+        #expect(dcLine.hasSuffix(#""timezone":"Etc/GMT+3","utc_offset_s":-10800}}"#), "\(dcLine)")
+
+        // EQWorks: the payload's own top-level `timezone` is replaced, `context.timezone` (the
+        // device's setting) is left alone, and a record without one gets one before its `}`
+        let eq = #"{"cmd":"logEvent","userId":"u","timestamp":"2022-05-31T21:07:56.220Z","timezone":"x","context":{"timezone":"Device/Zone"},"location":{"longitude":-97.131112,"latitude":49.888171}}"#
+        let eqOut = try Self.json(try StreamRun.run([Array((eq + "\n").utf8)], options: Self.options(.eqworks),
+                                                    lookup: StreamRun.lookupWithTimeZones).outputLines[0])
+        #expect(eqOut["timezone"] as? String == "America/Winnipeg")
+        #expect((eqOut["context"] as? [String: String])?["timezone"] == "Device/Zone")
+        let eq2 = #"{"cmd":"logEvent","userId":"u","timestamp":"2022-05-31T21:07:56.220Z","location":{"longitude":-97.131112,"latitude":49.888171}}"#
+        let eq2Out = String(decoding: try StreamRun.run([Array((eq2 + "\n").utf8)], options: Self.options(.eqworks),
+                                                        lookup: StreamRun.lookupWithTimeZones).outputLines[0], as: UTF8.self)
+        #expect(eq2Out.hasSuffix(#","h3Index":"8f271c973aa4594","postalcode":{"postalcode":"R3C4L9","fsa":"R3C"},"timezone":"America/Winnipeg"}"#), "\(eq2Out)")
+        // without time zones nothing of it is written, and the payload's own value stays
+        let plain = String(decoding: try StreamRun.run([Array((eq + "\n").utf8)], options: Self.options(.eqworks))
+            .outputLines[0], as: UTF8.self)
+        #expect(plain.contains(#""timezone":"x""#) && !plain.contains("America/Winnipeg"), "\(plain)")
+    }
+
     @Test func eqworksKeepsEveryOtherByteAndDescribesARejectedFixToo() throws {
         let a = #"{"cmd":"logEvent","userId":"u","timestamp":"2022-05-31T21:07:56.000Z","location":{"latitude":49.888171,"longitude":-97.131112},"name":"x"}"#
         // 10 m away, 1 s later: the distance filter rejects the fix, the record still gets its own cell

@@ -39,6 +39,14 @@ struct StreamRun {
         } catch { fatalError("\(error)") }
     }()
 
+    /// The bundled data with US ZIP codes and time zones (`--postal-countries CA,US --timezone`).
+    static let lookupWithTimeZones: LocationLookup = {
+        do {
+            return try LocationLookup(dataDirectory: repositoryRoot.appendingPathComponent("data").path,
+                                      postalCountries: [.canada, .unitedStates], timeZones: true)
+        } catch { fatalError("\(error)") }
+    }()
+
     /// Runs `inputs` (each one file) with `options`.
     static func run(_ inputs: [[UInt8]], options: EnrichOptions = EnrichOptions(),
                     stop: StopFlag = StopFlag(), lookup: LocationLookup = StreamRun.lookup) throws -> StreamRun {

@@ -52,4 +52,45 @@ import Testing
         wrongMagic[0] = 0x58
         #expect(throws: TimeZoneRules.FormatError.self) { try TimeZoneRules(tzif: wrongMagic) }
     }
+
+    /// Every zone of the lookup's table is read at open; the offsets are its rules'.
+    @Test func theDatabaseHoldsEveryZoneOfTheLookup() throws {
+        let database = try TimeZoneDatabase(directory: "/usr/share/zoneinfo")
+        let newYork = try #require(TimeZoneID(name: "America/New_York"))
+        #expect(database.utcOffset(of: newYork, atMilliseconds: 1_741_503_600_000 - 1) == -18_000)
+        #expect(database.utcOffset(of: newYork, atMilliseconds: 1_741_503_600_000) == -14_400)
+        let ocean = try #require(TimeZoneID(name: "Etc/GMT+3"))  // POSIX sign: three hours west
+        #expect(database.utcOffset(of: ocean, atMilliseconds: 0) == -10_800)
+        #expect(database.rules(of: newYork) == (try Self.rules("America/New_York")))
+    }
+
+    /// A database without a zone, or with a damaged one, is refused when it is opened, naming
+    /// the file and what to do.
+    @Test func aMissingOrDamagedZoneIsNamedAtOpen() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tzdb-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        do {
+            _ = try TimeZoneDatabase(directory: dir.path)
+            Issue.record("an empty folder was accepted")
+        } catch {
+            #expect(error.path == dir.path + "/Africa/Abidjan")
+            #expect("\(error)".contains("cannot be read") && "\(error)".contains("tzdata"), "\(error)")
+        }
+        // every zone present but one damaged
+        for raw in 0..<UInt16(TimeZoneID.count) {
+            let name = TimeZoneID(rawValue: raw)!.name
+            let target = dir.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            var bytes = try #require(FileManager.default.contents(atPath: "/usr/share/zoneinfo/" + name))
+            if name == "Europe/Paris" { bytes = bytes.prefix(30) }
+            try bytes.write(to: target)
+        }
+        do {
+            _ = try TimeZoneDatabase(directory: dir.path)
+            Issue.record("a damaged zone was accepted")
+        } catch {
+            #expect(error.path.hasSuffix("/Europe/Paris") && "\(error)".contains("not a usable TZif file"), "\(error)")
+        }
+    }
 }

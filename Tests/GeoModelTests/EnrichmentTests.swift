@@ -29,7 +29,20 @@ import Testing
     }
 
     @Test func aSessionsValueStaysAsSmallAsTheMemoryTargetWasMeasuredWith() {
-        // 65 bytes: the session table's 112-byte state holds one (see Enrichment's doc)
-        #expect(MemoryLayout<Enrichment>.size == 65)
+        // 77 bytes: the session table's state holds one (see Enrichment's doc); 65 before the
+        // time zone and its offset
+        #expect(MemoryLayout<Enrichment>.size == 77)
+        #expect(_isPOD(Enrichment.self), "copied as bytes: no reference counting per session")
+    }
+
+    /// The `geo` writer copies a zone's name into JSON as it is: no name may need an escape, and
+    /// none is longer than the 32 bytes its buffer allows for.
+    @Test func everyZoneNameIsPlainJSONText() {
+        let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/_-+".utf8)
+        for raw in 0..<UInt16(TimeZoneID.count) {
+            let name = TimeZoneID(rawValue: raw)!.name
+            #expect(name.utf8.allSatisfy(allowed.contains) && name.utf8.count <= 32, "\(name)")
+        }
+        #expect(TimeZoneID(name: "America/Winnipeg")?.name == "America/Winnipeg")
     }
 }

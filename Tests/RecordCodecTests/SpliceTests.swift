@@ -206,4 +206,26 @@ struct SpliceTests {
         }
         #expect(text(buffer) == "previous\n" + #"{"session_id":"s","timestamp":1,"geo":{"latitude":1.5,"longitude":2.5,"accuracy":3.0,"fix_timestamp":"1970-01-01T00:00:00.000Z","age_ms":0,"h3":"8f271c973aa4594"}}"#)
     }
+
+    @Test("rule 12's keys come after the postal keys, the offset an integer; each only when there")
+    func timeZoneKeys() {
+        let line = Array(#"{"session_id":"s","timestamp":1}"#.utf8)
+        var geo = Enrichment(latitude: 49.888171, longitude: -97.131112, accuracy: nil,
+                             fixTimestamp: Timestamp(milliseconds: 0), h3: H3Cell(rawValue: 0x8f27_1c97_3aa4_594)!,
+                             country: CountryCode("CA"), postal: PostalMatch(code: PostalCode("R3C 4L9")!, distanceMetres: 19.7),
+                             timeZone: TimeZoneID(name: "America/Winnipeg"), utcOffsetSeconds: -21_600)
+        func tail(_ geo: Enrichment) -> String {
+            String(text(Splice.enriched(line: line, closingBrace: line.count - 1, geo: geo, ageMilliseconds: 0))
+                .split(separator: ",\"h3\":", maxSplits: 1)[1])
+        }
+        #expect(tail(geo) == #""8f271c973aa4594","country":"CA","postalcode":"R3C 4L9","fsa":"R3C","postal_distance_m":19.7,"timezone":"America/Winnipeg","utc_offset_s":-21600}}"#)
+        geo.postal = nil
+        geo.country = nil
+        geo.timeZone = TimeZoneID(name: "Etc/GMT-12")
+        geo.utcOffsetSeconds = 43_200
+        #expect(tail(geo) == #""8f271c973aa4594","timezone":"Etc/GMT-12","utc_offset_s":43200}}"#)
+        geo.utcOffsetSeconds = nil  // a lookup opened without the tz database: the zone alone
+        #expect(tail(geo) == #""8f271c973aa4594","timezone":"Etc/GMT-12"}}"#)
+    }
 }
+

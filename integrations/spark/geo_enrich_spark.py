@@ -51,7 +51,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 DEFAULT_BINARY = os.path.join(REPO, ".build", "release", "geo-enrich")
 DEFAULT_DATA = os.path.join(REPO, "data")
-DATA_FILES = ("countries.bin", "postal_ca.bin", "postal_us.bin")
+DATA_FILES = ("countries.bin", "postal_ca.bin", "postal_us.bin", "timezones.bin")
 
 # `geo-enrich enrich` options the driver sets itself, per partition
 OWNED = {"-o", "--output", "--errors", "--stats", "--workers", "--quiet", "--data", "--max-errors"}

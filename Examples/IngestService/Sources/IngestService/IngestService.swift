@@ -65,6 +65,7 @@ struct IngestService: AsyncParsableCommand {
         configuration.port = port
         configuration.engine = engine.configuration
         configuration.postalCountries = engine.postalCountries.systems
+        configuration.timeZones = engine.timeZone
         configuration.emitRejected = emitRejected
         if push.pushURL != nil {
             var push = self.push

@@ -32,7 +32,8 @@ public enum IngestApplication {
         let metrics = PrometheusMetricsFactory(registry: registry)
         let lookup = try LocationLookup(dataDirectory: configuration.dataDirectory,
                                         postalMaxDistance: configuration.engine.postalMaxDistance,
-                                        postalCountries: configuration.postalCountries)
+                                        postalCountries: configuration.postalCountries,
+                                        timeZones: configuration.timeZones)
         let records = try GeoEnricher(lookup: lookup, configuration: configuration.engine, format: .mobiletracker,
                                       emitRejected: configuration.emitRejected, logger: logger, metrics: metrics)
         let batches = try GeoEnricher(lookup: lookup, configuration: configuration.engine, format: .eqworks,

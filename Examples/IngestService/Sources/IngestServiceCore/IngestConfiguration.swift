@@ -17,6 +17,8 @@ public struct IngestConfiguration: Sendable {
     public var engine = EngineConfiguration()
     /// The countries whose points get a postal code (`--postal-countries`; Canada by default).
     public var postalCountries: Set<PostalCode.System> = [.canada]
+    /// Whether `geo` gets the fix's time zone and its UTC offset (`--timezone`).
+    public var timeZones = false
     /// Write rejected fixes to the output too (with `"rejected":"<reason>"`), as `--emit-rejected`.
     public var emitRejected = false
     /// Pushes each accepted location on, when set (`--push-url`).
