@@ -40,8 +40,16 @@ struct AboutCommand: ParsableCommand {
             let files: [(String, (String) throws(DataFileError) -> DataFile)] = [
                 (LocationLookup.countriesFile, { (p: String) throws(DataFileError) in try CountryIndex(path: p).file }),
                 (LocationLookup.postalFile, { (p: String) throws(DataFileError) in try PostalIndex(path: p).file }),
+                (LocationLookup.zipCodeFile, { (p: String) throws(DataFileError) in try PostalIndex(path: p).file }),
+                (LocationLookup.timeZoneFile, { (p: String) throws(DataFileError) in try TimeZoneIndex(path: p).file }),
             ]
+            let optional: Set = [LocationLookup.zipCodeFile, LocationLookup.timeZoneFile]
             for (name, open) in files {
+                // read only when asked (--postal-countries US, --timezone): absent is not a failure
+                if optional.contains(name), !DataDirectory.readable(found.path + "/" + name) {
+                    print("  \(name): not installed (needed only by " + (name == LocationLookup.zipCodeFile ? "--postal-countries US" : "--timezone") + ")")
+                    continue
+                }
                 do {
                     let f = try open(found.path + "/" + name)
                     let checksum = String(f.checksum, radix: 16)
@@ -63,7 +71,9 @@ struct AboutCommand: ParsableCommand {
             Library Exception), swift-argument-parser, swift-nio, async-http-client \
             and their Swift dependencies (Apache-2.0), BoringSSL (Apache-2.0), llhttp (MIT), zlib \
             (zlib). Loaded at run time: PROJ (MIT), GEOS (LGPL-2.1). Data: GeoNames postal codes \
-            (CC BY 4.0), Natural Earth countries (public domain).
+            (CC BY 4.0), Natural Earth countries (public domain), US ZIP codes of PyPI zipcodes \
+            (MIT; coordinates GeoNames, CC BY 4.0), time zones of timezone-boundary-builder \
+            (ODbL 1.0, from OpenStreetMap data (c) OpenStreetMap contributors).
             """)
         print("notices:  \(noticePath() ?? "NOTICE in the source distribution")")
         if failed { throw ExitCode(1) }

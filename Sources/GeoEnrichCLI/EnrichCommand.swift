@@ -58,13 +58,13 @@ struct EnrichCommand: ParsableCommand {
     @Flag(name: .customLong("emit-rejected"), help: "Also write rejected fixes, with \"rejected\":\"<reason>\" before the final }.")
     var emitRejected = false
 
-    @Option(name: .customLong("max-errors"), help: "Stop with exit status 1 after this many bad lines.")
+    @Option(name: .customLong("max-errors"), parsing: .unconditional, help: "Stop with exit status 1 after this many bad lines.")
     var maxErrors: Int?
 
-    @Option(help: "Worker threads (default: the processors available).")
+    @Option(parsing: .unconditional, help: "Worker threads (default: the processors available).")
     var workers: Int?
 
-    @Option(name: .customLong("batch-size"), help: ArgumentHelp("Input batch size in KiB (tuning).", visibility: .hidden))
+    @Option(name: .customLong("batch-size"), parsing: .unconditional, help: ArgumentHelp("Input batch size in KiB (tuning).", visibility: .hidden))
     var batchSize: Int?
 
     @Option(help: ArgumentHelp(DataDirectory.optionHelp))
@@ -81,6 +81,7 @@ struct EnrichCommand: ParsableCommand {
     func validate() throws {
         if let maxErrors, maxErrors < 1 { throw ValidationError("--max-errors must be at least 1") }
         if let workers, !(1...256).contains(workers) { throw ValidationError("--workers must be 1 to 256") }
+        if let batchSize, batchSize < 1 { throw ValidationError("--batch-size must be 1 or more, not \(batchSize)") }
         try OutputPaths.check(inputs: inputs, outputs: [("-o", output), ("--errors", errors), ("--stats", stats),
                                                         ("--push-dead-letter", push.pushURL == nil ? nil : push.pushDeadLetter)])
     }
@@ -110,10 +111,11 @@ struct EnrichCommand: ParsableCommand {
                                             timeZones: engine.timeZone)
             pipeline = try EnrichPipeline(options: options, lookup: lookup)
             files = try (inputs.isEmpty ? ["-"] : inputs).map { try InputFile(path: $0) }
+            // opened first: a statistics path that cannot be written is found before the run, and
+            // before -o and --errors are created or truncated
+            statsFile = try stats.map { try OutputFile(path: $0) }
             out = try output.map { try OutputFile(path: $0) } ?? .standardOutput()
             errorOutput = try errors.map { try OutputFile(path: $0) } ?? .standardError()
-            // opened now: a statistics path that cannot be written is found before the run, not after
-            statsFile = try stats.map { try OutputFile(path: $0) }
         } catch {
             StandardError.line("geo-enrich: \(error)")
             throw ExitCode(1)

@@ -25,7 +25,7 @@ struct LookupCommand: ParsableCommand {
     @Option(help: ArgumentHelp(DataDirectory.optionHelp))
     var data: String?
 
-    @Option(name: .customLong("postal-max-distance"), help: "Largest distance to a postal-code centroid, in metres.")
+    @Option(name: .customLong("postal-max-distance"), parsing: .unconditional, help: "Largest distance to a postal-code centroid, in metres.")
     var postalMaxDistance: Double = 20_000
 
     @Option(name: .customLong("postal-countries"), help: PostalCountries.help)

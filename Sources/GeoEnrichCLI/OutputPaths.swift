@@ -40,7 +40,11 @@ enum OutputPaths {
     ///   - outputs: each output's option name and path, `nil` when not given.
     /// - Throws: `ValidationError` (exit 64) naming both options and the file.
     static func check(inputs: [String], outputs: [(option: String, path: String?)]) throws {
-        let ins = inputs.filter { $0 != "-" }.map { Named(option: "input", path: $0, identity: identity($0)) }
+        var ins = inputs.filter { $0 != "-" }.map { Named(option: "input", path: $0, identity: identity($0)) }
+        // standard input (no INPUT, or `-`) redirected from a file: `-o f < f` truncated f before it was read
+        if inputs.isEmpty || inputs.contains("-"), let stdin = standardInputIdentity() {
+            ins.append(Named(option: "input", path: "standard input", identity: stdin))
+        }
         let outs = outputs.compactMap { o in
             o.path.flatMap { $0 == "-" ? nil : Named(option: o.option, path: $0, identity: identity($0)) }
         }
@@ -53,6 +57,13 @@ enum OutputPaths {
                 throw ValidationError("\(out.option) \(out.path) and \(other.option) \(other.path) are one file: their lines would overwrite each other; choose two files")
             }
         }
+    }
+
+    /// Standard input's file, when it is a regular file (not a terminal or a pipe).
+    private static func standardInputIdentity() -> Identity? {
+        var info = stat()
+        guard fstat(STDIN_FILENO, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return .inode(dev: UInt64(info.st_dev), ino: UInt64(info.st_ino))
     }
 
     /// How `path` is told apart, or `nil` when it is not (or would not be) a regular file.

@@ -5,16 +5,16 @@ import H3Core
 /// The engine's options of `geo-enrich enrich`, shared with a service built on the library
 /// (Examples/IngestService) so that the same names mean the same things.
 public struct EngineOptions: ParsableArguments {
-    @Option(name: .customLong("distance-filter"), help: "Minimum WGS84 geodesic distance between a session's accepted fixes while the earlier one is live, in metres.")
+    @Option(name: .customLong("distance-filter"), parsing: .unconditional, help: "Minimum WGS84 geodesic distance between a session's accepted fixes while the earlier one is live, in metres.")
     public var distanceFilter: Double = 100
 
-    @Option(help: "How long an accepted fix stays live for events, in seconds.")
+    @Option(parsing: .unconditional, help: "How long an accepted fix stays live for events, in seconds.")
     public var expiry: Double = 60
 
-    @Option(name: .customLong("h3-resolution"), help: "H3 resolution of the cell of each accepted fix (0-15).")
+    @Option(name: .customLong("h3-resolution"), parsing: .unconditional, help: "H3 resolution of the cell of each accepted fix (0-15).")
     public var h3Resolution: Int = 15
 
-    @Option(name: .customLong("postal-max-distance"), help: "Largest distance to a postal-code centroid, in metres.")
+    @Option(name: .customLong("postal-max-distance"), parsing: .unconditional, help: "Largest distance to a postal-code centroid, in metres.")
     public var postalMaxDistance: Double = 20_000
 
     @Option(name: .customLong("postal-countries"), help: PostalCountries.help)
@@ -23,13 +23,13 @@ public struct EngineOptions: ParsableArguments {
     @Flag(name: .customLong("timezone"), help: "Add each accepted fix's IANA time zone (as PyPI timezonefinder 9.0.0 answers it; data/timezones.bin) and its UTC offset at the fix's time (the system's tz database, $TZDIR or /usr/share/zoneinfo) to geo: timezone and utc_offset_s.")
     public var timeZone = false
 
-    @Option(name: .customLong("max-accuracy"), help: "Reject fixes whose accuracy radius is larger, in metres (off by default).")
+    @Option(name: .customLong("max-accuracy"), parsing: .unconditional, help: "Reject fixes whose accuracy radius is larger, in metres (off by default).")
     public var maxAccuracy: Double?
 
     @Option(name: .customLong("consent-not-set"), help: "What consent \"notSet\" means: allow or deny.")
     public var consentNotSet: EngineConfiguration.NotSetPolicy = .allow
 
-    @Option(name: .customLong("evict-after"), help: "Forget a session quiet for this long behind the newest timestamp, in seconds (default: twice the expiry). Raise it for input more out of order than evict-after minus expiry.")
+    @Option(name: .customLong("evict-after"), parsing: .unconditional, help: "Forget a session quiet for this long behind the newest timestamp, in seconds (default: twice the expiry). Raise it for input more out of order than evict-after minus expiry.")
     public var evictAfter: Double?
 
     public init() {}

@@ -16,19 +16,19 @@ public struct PushOptions: ParsableArguments {
     @Option(name: .customLong("api-key-file"), help: "A file holding the push API key (else $GEO_ENRICH_API_KEY).")
     public var apiKeyFile: String?
 
-    @Option(name: .customLong("push-drain-timeout"), help: "Seconds to wait at the end for the pushes still under way.")
+    @Option(name: .customLong("push-drain-timeout"), parsing: .unconditional, help: "Seconds to wait at the end for the pushes still under way.")
     public var pushDrainTimeout: Double = 30
 
     @Option(name: .customLong("push-dead-letter"), help: "Where undelivered updates are written (NDJSON), if any.")
     public var pushDeadLetter: String = "geo-enrich-dead-letter.ndjson"
 
-    @Option(name: .customLong("push-max-in-flight"), help: "Requests in flight at most.")
+    @Option(name: .customLong("push-max-in-flight"), parsing: .unconditional, help: "Requests in flight at most.")
     public var pushMaxInFlight: Int = 64
 
-    @Option(name: .customLong("push-retry-time"), help: "Seconds an update may be retried before it goes to the dead-letter file.")
+    @Option(name: .customLong("push-retry-time"), parsing: .unconditional, help: "Seconds an update may be retried before it goes to the dead-letter file.")
     public var pushRetryTime: Double = 300
 
-    @Option(name: .customLong("push-timeout"), help: "Seconds a request may take.")
+    @Option(name: .customLong("push-timeout"), parsing: .unconditional, help: "Seconds a request may take.")
     public var pushTimeout: Double = 10
 
     public init() {}

@@ -74,6 +74,17 @@ def main():
             checks.expect(status == 64 and words in err and intact() and not out,
                           name, f"exit {status}, input intact {intact()}, stderr {err.strip()[:200]!r}")
 
+        # standard input redirected from the file that -o or --errors names (`-o f < f`)
+        for name, extra in [("-o is standard input's file", ["-o", "in.ndjson"]),
+                            ("--errors is standard input's file (via -)", ["-", "--errors", "in.ndjson"])]:
+            fresh()
+            with open(os.path.join(tmp, "in.ndjson"), "rb") as stdin:
+                p = subprocess.run([binary, "enrich", "--quiet", *extra], cwd=tmp, stdin=stdin,
+                                   capture_output=True, timeout=60)
+            err = p.stderr.decode("utf-8", "replace")
+            checks.expect(p.returncode == 64 and "standard input" in err and intact() and not p.stdout,
+                          name, f"exit {p.returncode}, input intact {intact()}, stderr {err.strip()[:200]!r}")
+
         # what may be named twice
         fresh()
         status, out, err = run(binary, ["in.ndjson", "-o", "/dev/null", "--errors", "/dev/null"], tmp)

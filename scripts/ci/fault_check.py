@@ -227,11 +227,13 @@ def main():
         c.expect(p.returncode == 1 and stats.get("bytes") == expected,
                  "bytes after --max-errors is the offset of the next line", f"{stats.get('bytes')} != {expected}")
 
-        # 11. an unusable --stats path is refused before the run
+        # 11. an unusable --stats path is refused before the run, and before -o is truncated
+        with open(path("o11"), "w") as f:
+            f.write("kept\n")
         p = run(["enrich", src, "-o", path("o11"), "--stats", path("no/such/dir/stats"), "--quiet"])
-        c.expect(p.returncode != 0 and not os.path.exists(path("o11")) or (os.path.exists(path("o11")) and os.path.getsize(path("o11")) == 0),
-                 "an unusable --stats path is refused before any line is written",
-                 f"exit {p.returncode}, {p.stderr!r}")
+        c.expect(p.returncode != 0 and open(path("o11")).read() == "kept\n",
+                 "an unusable --stats path is refused before -o is opened",
+                 f"exit {p.returncode}, {p.stderr!r}, -o holds {open(path('o11')).read()!r}")
 
         # 10. a second SIGINT while the output is blocked ends the run at once
         with open(big, "w") as f:
@@ -297,6 +299,16 @@ def main():
         p = run(["h3", "disk", "--k", "-1"], input=b"", stdin=None)
         c.expect(p.returncode == 64 and b"must be 0 or more" in p.stderr, "h3 disk --k -1: must be 0 or more",
                  f"exit {p.returncode} {p.stderr!r}")
+        # (issue 22) a negative number on any numeric option says what is wrong, not "Missing value"
+        for argv in [["enrich", o, "-1"] for o in ("--distance-filter", "--expiry", "--h3-resolution",
+                                                   "--postal-max-distance", "--max-accuracy", "--evict-after",
+                                                   "--max-errors", "--workers", "--batch-size",
+                                                   "--push-drain-timeout", "--push-max-in-flight",
+                                                   "--push-retry-time", "--push-timeout")] \
+                    + [["lookup", "--postal-max-distance", "-1"], ["h3", "parent", "--resolution", "-1"]]:
+            p = run(argv, input=b"", stdin=None)
+            c.expect(p.returncode == 64 and b"Missing value" not in p.stderr and argv[-2].encode() in p.stderr,
+                     f"{' '.join(argv)}: refused with the reason", f"exit {p.returncode} {p.stderr[:200]!r}")
         p = run(["h3", "children", "--resolution", "3"], input=b"85283473fffffff\n", stdin=None)
         c.expect(p.returncode == 1 and b"coarser than the cell" in p.stdout, "h3 children of a coarser resolution",
                  f"{p.stdout!r}")
