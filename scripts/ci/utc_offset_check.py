@@ -18,7 +18,8 @@ own so that every fix is accepted:
                fix's zone and the fix's offset (the offset at the fix's time, not the event's).
 Also checked: without --timezone the output is the same bytes less the two keys; in the EQWorks
 format a `logEvent` gets a top-level `"timezone"` beside `h3Index` and keeps its
-`context.timezone`.
+`context.timezone`; and with TZDIR naming a folder without the database, the run is refused
+before any line is read, naming the zone file it could not read.
 
 It fails when it should: run against a wrapper of the CLI that rewrites each utc_offset_s to
 zoneinfo's offset at the event's own time, every event differs; rewritten to the offset at the
@@ -30,6 +31,8 @@ usage: PYTHONPATH=scripts python3 scripts/ci/utc_offset_check.py --bin PATH/geo-
 """
 import argparse
 import json
+import os
+import subprocess
 import sys
 import time
 from datetime import datetime, timedelta, timezone
@@ -188,6 +191,13 @@ def main():
     result.expect(record.get("timezone") == want and record.get("context") == eq["context"]
                   and list(record)[-3:] == ["h3Index", "postalcode", "timezone"],
                   f"eqworks: top-level timezone {want} after h3Index, context kept", f"got {out[:1]}")
+    # without the tz database: refused before any line is read, naming the file and the remedy
+    env = dict(os.environ, TZDIR="/nonexistent-tzdb")
+    p = subprocess.run(base + ["--timezone", "-"], input=text.encode(), capture_output=True, env=env)
+    message = p.stderr.decode()
+    result.expect(p.returncode == 1 and not p.stdout and "/nonexistent-tzdb/Africa/Abidjan" in message
+                  and "tzdata" in message, "no tz database: exit 1, nothing written, the file named",
+                  f"exit {p.returncode}, {len(p.stdout)} bytes out, {message[-300:]!r}")
     print(f"{tool}: {len(lines)} lines in {time.time() - began:.1f} s")
     result.finish(tool)
 
