@@ -5,8 +5,9 @@ scripts/setup.sh installs them into .venv).
 
 Fresh random points each run (the seed is printed; --seed replays a run):
   uniform        100,000 points uniform on the sphere
-  US boxes       100,000 in the contiguous US (70 %), Alaska with the Aleutians past 180 (20 %)
-                 and Hawaii (10 %), where zone borders are dense
+  US boxes       100,000 in the contiguous US (50 %), Alaska with the Aleutians past 180 (18 %),
+                 Hawaii (8 %), the states that zone borders cross (Indiana, Kentucky, North
+                 Dakota, Idaho: 21 %) and Puerto Rico (3 %)
   near vertices  50,000 within 0.01 degree (each axis) of vertices of the package's own
                  boundary polygons, drawn uniformly over all their vertices
   exact          20,000 points on vertices and edge midpoints (degrees that truncate to the
@@ -66,8 +67,12 @@ def point_sets(rng, scale, tf):
     m = n(100_000)
     sets["uniform"] = (rng.uniform(-180.0, 180.0, m), np.degrees(np.arcsin(rng.uniform(-1.0, 1.0, m))))
     m = n(100_000)
-    boxes = [((-125.0, -66.9, 24.4, 49.4), 0.70), ((-180.0, -129.9, 51.2, 71.5), 0.17),
-             ((172.4, 180.0, 51.2, 53.1), 0.03), ((-160.3, -154.8, 18.9, 22.3), 0.10)]
+    boxes = [((-125.0, -66.9, 24.4, 49.4), 0.50), ((-180.0, -129.9, 51.2, 71.5), 0.15),
+             ((172.4, 180.0, 51.2, 53.1), 0.03), ((-160.3, -154.8, 18.9, 22.3), 0.08),
+             # the zone borders inside states: Indiana, Kentucky, North Dakota, Idaho; Puerto Rico
+             ((-88.2, -84.7, 37.7, 41.8), 0.06), ((-89.6, -81.9, 36.5, 39.2), 0.05),
+             ((-104.1, -96.5, 45.9, 49.0), 0.05), ((-117.3, -111.0, 41.9, 49.0), 0.05),
+             ((-67.3, -65.2, 17.9, 18.6), 0.03)]
     counts = [int(round(w * m)) for _, w in boxes]
     counts[0] += m - sum(counts)
     lngs = np.concatenate([rng.uniform(b[0], b[1], c) for (b, _), c in zip(boxes, counts)])
