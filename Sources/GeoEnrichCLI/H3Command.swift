@@ -15,14 +15,18 @@ struct H3Command: ParsableCommand {
         discussion: """
             Each tool reads standard input line by line and writes exactly one line per input \
             line. A line that cannot be answered gives `error: <reason>` and the run goes on; \
-            the exit status is then 1.
+            the exit status is then 1. The tools are named after H3's C functions \
+            (`geo-enrich h3 latLngToCell`); the short names of earlier versions (`cell`, \
+            `center`, `boundary`, `parent`, `children`, `disk`) still work.
             """,
-        subcommands: [Cell.self, Center.self, Boundary.self, Parent.self, Children.self, Disk.self, Info.self])
+        subcommands: [Cell.self, Center.self, Boundary.self, Parent.self, Children.self, Disk.self, Info.self]
+            + inspectionTools)
 
     /// `LAT LNG RES` → the cell.
     struct Cell: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Point to cell: `LAT LNG RES` (degrees, degrees, 0-15) → the cell in lower-case hex.")
+            commandName: "latLngToCell",
+            abstract: "Point to cell: `LAT LNG RES` (degrees, degrees, 0-15) → the cell in lower-case hex.", aliases: ["cell"])
         func run() throws {
             try H3LineTool.run { fields in
                 guard fields.count == 3 else { throw LineError("expected 3 fields `LAT LNG RES`, got \(fields.count)") }
@@ -37,7 +41,8 @@ struct H3Command: ParsableCommand {
     /// A cell → `LAT LNG` of its centre.
     struct Center: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Cell to its centre: a cell → `LAT LNG` in degrees (shortest exact decimals, at least 9).")
+            commandName: "cellToLatLng",
+            abstract: "Cell to its centre: a cell → `LAT LNG` in degrees (shortest exact decimals, at least 9).", aliases: ["center"])
         func run() throws {
             try H3LineTool.runCells { cell in
                 let c = cell.center
@@ -49,7 +54,8 @@ struct H3Command: ParsableCommand {
     /// A cell → its boundary.
     struct Boundary: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Cell to its boundary: a cell → `LAT LNG,LAT LNG,...` in degrees, counter-clockwise.")
+            commandName: "cellToBoundary",
+            abstract: "Cell to its boundary: a cell → `LAT LNG,LAT LNG,...` in degrees, counter-clockwise.", aliases: ["boundary"])
         func run() throws {
             try H3LineTool.runCells { cell in
                 cell.boundary.map { DecimalFormat.degrees($0.latitude) + " " + DecimalFormat.degrees($0.longitude) }
@@ -59,7 +65,8 @@ struct H3Command: ParsableCommand {
     }
 
     struct Parent: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "A cell → its parent at --resolution.")
+        static let configuration = CommandConfiguration(
+            commandName: "cellToParent", abstract: "A cell → its parent at --resolution.", aliases: ["parent"])
         @Option(parsing: .unconditional, help: "Resolution of the parent, 0-15, no finer than the cell's.")
         var resolution: Int
         func validate() throws { guard (0...15).contains(resolution) else { throw ValidationError("--resolution must be 0-15, not \(resolution)") } }
@@ -76,7 +83,8 @@ struct H3Command: ParsableCommand {
 
     struct Children: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "A cell → its children at --resolution, in ascending order, separated by single spaces.")
+            commandName: "cellToChildren",
+            abstract: "A cell → its children at --resolution, in ascending order, separated by single spaces.", aliases: ["children"])
         @Option(parsing: .unconditional, help: "Resolution of the children, 0-15, no coarser than the cell's (at most 7 finer).")
         var resolution: Int
         func validate() throws { guard (0...15).contains(resolution) else { throw ValidationError("--resolution must be 0-15, not \(resolution)") } }
@@ -97,13 +105,14 @@ struct H3Command: ParsableCommand {
 
     struct Disk: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "gridDisk",
             abstract: "A cell → the cells within grid distance --k, the cell first, separated by single spaces.",
             discussion: """
                 3k(k+1)+1 cells a line. Within k of a pentagon, H3's fallback (kept for its exact \
                 order) visits cells many times over: on this project's 2-core test machine k = 100 \
                 took 0.13 s a line, k = 200 0.7 s, and k = 1000 over a minute. Keep k small there, \
                 or bound the run with `timeout`.
-                """)
+                """, aliases: ["disk"])
         @Option(parsing: .unconditional, help: "Grid distance in cells, 0-\(H3Cell.maxGridDiskK).")
         var k: Int
         func validate() throws {

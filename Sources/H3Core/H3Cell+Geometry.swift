@@ -17,13 +17,20 @@ extension H3Cell {
     public var boundary: [LatLng] {
         var out: [LatLng] = []
         out.reserveCapacity(10)
+        boundaryRadians { out.append(LatLng(vec3: $0)) }
+        return out
+    }
+
+    /// The boundary's vertices as unit vectors, in order, for callers that need them in radians
+    /// as H3 has them (areas): degrees would round them a second time.
+    @inline(__always)
+    func boundaryRadians(_ vertex: (Vec3) -> Void) {
         let res = resolution.rawValue
         if isPentagon {
-            CellBoundary.pentagon(faceIJK, resolution: res, into: &out)
+            CellBoundary.pentagon(faceIJK, resolution: res, vertex)
         } else {
-            CellBoundary.hexagon(faceIJK, resolution: res, into: &out)
+            CellBoundary.hexagon(faceIJK, resolution: res, vertex)
         }
-        return out
     }
 }
 
@@ -51,7 +58,7 @@ enum CellBoundary {
 
     /// The substrate coordinates of the first `count` vertices of the cell at `center`, and
     /// the Class II resolution they are expressed in.
-    private static func vertices(_ center: FaceIJK, resolution res: Int, count: Int) -> ([FaceIJK], Int) {
+    static func vertices(_ center: FaceIJK, resolution res: Int, count: Int) -> ([FaceIJK], Int) {
         var c = center.coord
         c.downAp3()
         c.downAp3r()
@@ -84,7 +91,7 @@ enum CellBoundary {
         }
     }
 
-    static func hexagon(_ center: FaceIJK, resolution res: Int, into out: inout [LatLng]) {
+    static func hexagon(_ center: FaceIJK, resolution res: Int, _ vertex: (Vec3) -> Void) {
         let (verts, adjRes) = vertices(center, resolution: res, count: 6)
         var lastFace = -1
         var lastOverage = FaceIJK.Overage.none
@@ -104,18 +111,18 @@ enum CellBoundary {
                 let inter = Vec2.intersection(orig0, orig1, e0, e1)
                 // an intersection at a vertex needs no extra vertex
                 if !(orig0.almostEquals(inter) || orig1.almostEquals(inter)) {
-                    out.append(LatLng(vec3: FaceIJK.vec3(inter, face: center.face, resolution: adjRes, substrate: true)))
+                    vertex(FaceIJK.vec3(inter, face: center.face, resolution: adjRes, substrate: true))
                 }
             }
             if vert < 6 {
-                out.append(LatLng(vec3: FaceIJK.vec3(fijk.coord.hex2d, face: fijk.face, resolution: adjRes, substrate: true)))
+                vertex(FaceIJK.vec3(fijk.coord.hex2d, face: fijk.face, resolution: adjRes, substrate: true))
             }
             lastFace = fijk.face
             lastOverage = overage
         }
     }
 
-    static func pentagon(_ center: FaceIJK, resolution res: Int, into out: inout [LatLng]) {
+    static func pentagon(_ center: FaceIJK, resolution res: Int, _ vertex: (Vec3) -> Void) {
         let (verts, adjRes) = vertices(center, resolution: res, count: 5)
         var last = FaceIJK(face: 0, coord: .zero)
         for vert in 0..<6 {
@@ -136,10 +143,10 @@ enum CellBoundary {
                 let maxDim = IcosahedronFaces.maxDim(classIIResolution: adjRes)
                 let (e0, e1) = faceEdge(IcosahedronFaces.adjacentDirection(from: tmp.face, to: fijk.face), maxDim: maxDim)
                 let inter = Vec2.intersection(orig0, orig1, e0, e1)
-                out.append(LatLng(vec3: FaceIJK.vec3(inter, face: tmp.face, resolution: adjRes, substrate: true)))
+                vertex(FaceIJK.vec3(inter, face: tmp.face, resolution: adjRes, substrate: true))
             }
             if vert < 5 {
-                out.append(LatLng(vec3: FaceIJK.vec3(fijk.coord.hex2d, face: fijk.face, resolution: adjRes, substrate: true)))
+                vertex(FaceIJK.vec3(fijk.coord.hex2d, face: fijk.face, resolution: adjRes, substrate: true))
             }
             last = fijk
         }

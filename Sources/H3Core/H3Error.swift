@@ -12,6 +12,19 @@ public enum H3Error: Error, Equatable, Sendable {
     case invalidString
     /// A grid distance `k` is negative or too large to enumerate.
     case kDomain
+    /// A number is outside the range the operation takes (a child position past the last
+    /// child; H3's `E_DOMAIN`).
+    case domain
+    /// A base cell number is outside 0...121 (`E_BASE_CELL_DOMAIN`).
+    case baseCellDomain
+    /// An indexing digit is outside 0...6, or fewer or more digits than the resolution were
+    /// given (`E_DIGIT_DOMAIN`).
+    case digitDomain
+    /// The digits name a pentagon's deleted k-axes sub-sequence (`E_DELETED_DIGIT`).
+    case deletedDigit
+    /// A set holds the same cell twice, or cells of different resolutions where one is
+    /// required (`E_DUPLICATE_INPUT`, `E_RES_MISMATCH`).
+    case duplicateInput
 }
 
 extension H3Error: CustomStringConvertible {
@@ -23,6 +36,11 @@ extension H3Error: CustomStringConvertible {
         case .resolutionMismatch: return "resolution is on the wrong side of the cell's resolution"
         case .invalidString: return "not a hexadecimal H3 index"
         case .kDomain: return "k must be a non-negative integer no larger than 1000"
+        case .domain: return "argument is outside its acceptable range"
+        case .baseCellDomain: return "base cell number must be an integer from 0 to 121"
+        case .digitDomain: return "child digits must be one integer from 0 to 6 per resolution"
+        case .deletedDigit: return "the digits name a pentagon's deleted sub-sequence"
+        case .duplicateInput: return "the set holds a cell twice"
         }
     }
 }

@@ -1,0 +1,177 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The units of H3's areas (`cellAreaRads2`, `cellAreaKm2`, `cellAreaM2`); the raw values are
+/// the CLI's `--unit` words.
+public enum H3AreaUnit: String, Sendable, CaseIterable {
+    /// Steradians: the area on the unit sphere.
+    case rads2
+    /// Square kilometres on the sphere of H3's authalic radius (6,371.007180918475 km).
+    case km2
+    /// Square metres on that sphere.
+    case m2
+}
+
+/// The units of H3's lengths and distances (`greatCircleDistanceRads`, `…Km`, `…M`).
+public enum H3LengthUnit: String, Sendable, CaseIterable {
+    /// Radians: the angle at the sphere's centre.
+    case rads
+    /// Kilometres on the sphere of H3's authalic radius.
+    case km
+    /// Metres on that sphere.
+    case m
+}
+
+/// H3's sphere: the radius of the sphere with the WGS84 ellipsoid's area (`EARTH_RADIUS_KM`).
+enum EarthRadius {
+    static let kilometres = 6371.007180918475
+}
+
+/// Areas and distances on H3's sphere, with H3 4.5.0's arithmetic (`latLng.c`, `area.c`).
+extension H3Cell {
+    /// The cell's exact area on the sphere (H3's `cellAreaRads2`, `cellAreaKm2`, `cellAreaM2`):
+    /// the signed spherical area of its boundary polygon, summed edge by edge (Cagnoli's formula,
+    /// as d3-geo and H3 use it) with Kahan's compensated sum.
+    ///
+    /// Bit-exact with H3 4.5.0 (the same boundary, the same operations in the same order; the
+    /// system's `sin`, `cos` and `atan2`).
+    ///
+    /// - Complexity: O(resolution), the boundary's.
+    public func area(in unit: H3AreaUnit) -> Double {
+        var vertices: [(latitude: Double, longitude: Double)] = []
+        vertices.reserveCapacity(10)
+        boundaryRadians { vertices.append(($0.latitudeRadians, $0.longitudeRadians)) }
+        var sum = KahanSum()
+        for i in vertices.indices {
+            sum.add(Self.cagnoli(vertices[i], vertices[(i + 1) % vertices.count]))
+        }
+        // the sign follows the ring's orientation: H3 keeps the area in [0, 4π]
+        if sum.value < 0 { sum.add(4.0 * H3Constants.m_pi) }
+        switch unit {
+        case .rads2: return sum.value
+        case .km2: return sum.value * (EarthRadius.kilometres * EarthRadius.kilometres)
+        case .m2: return sum.value * (EarthRadius.kilometres * EarthRadius.kilometres) * 1_000_000
+        }
+    }
+
+    /// The contribution of the arc from `x` to `y` to the ring's signed area (H3's `cagnoli`).
+    private static func cagnoli(_ x: (latitude: Double, longitude: Double),
+                                _ y: (latitude: Double, longitude: Double)) -> Double {
+        let xLat = x.latitude / 2.0 + H3Constants.m_pi / 4.0
+        let yLat = y.latitude / 2.0 + H3Constants.m_pi / 4.0
+        let sa = sin(xLat) * sin(yLat)
+        let ca = cos(xLat) * cos(yLat)
+        let d = y.longitude - x.longitude
+        return -2.0 * atan2(sa * sin(d), sa * cos(d) + ca)
+    }
+}
+
+/// Kahan's compensated summation, step for step as H3's `kadd` (`adder.h`).
+struct KahanSum {
+    private(set) var value = 0.0
+    private var compensation = 0.0
+
+    mutating func add(_ x: Double) {
+        let y = x - compensation
+        let t = value + y
+        compensation = (t - value) - y
+        value = t
+    }
+}
+
+extension LatLng {
+    /// Degrees to radians as H3's `degsToRads`: a product with π/180, not a division.
+    public static func radians(fromDegrees degrees: Double) -> Double { Angle.radians(fromDegrees: degrees) }
+
+    /// Radians to degrees as H3's `radsToDegs`: a product with 180/π.
+    public static func degrees(fromRadians radians: Double) -> Double { Angle.degrees(fromRadians: radians) }
+
+    /// The great-circle distance to `other` on H3's sphere (H3's `greatCircleDistanceRads`,
+    /// `…Km`, `…M`: the haversine formula), both points in degrees as H3's bindings take them
+    /// (converted with `degsToRads`).
+    ///
+    /// Bit-exact with H3 4.5.0 called through h3-py (`great_circle_distance`).
+    public func greatCircleDistance(to other: LatLng, in unit: H3LengthUnit) -> Double {
+        let aLat = Angle.radians(fromDegrees: latitude), aLng = Angle.radians(fromDegrees: longitude)
+        let bLat = Angle.radians(fromDegrees: other.latitude), bLng = Angle.radians(fromDegrees: other.longitude)
+        let sinLat = sin((bLat - aLat) * 0.5)
+        let sinLng = sin((bLng - aLng) * 0.5)
+        let a = sinLat * sinLat + cos(aLat) * cos(bLat) * sinLng * sinLng
+        let rads = 2 * atan2(a.squareRoot(), (1 - a).squareRoot())
+        switch unit {
+        case .rads: return rads
+        case .km: return rads * EarthRadius.kilometres
+        case .m: return rads * EarthRadius.kilometres * 1000
+        }
+    }
+}
+
+/// Per-resolution facts: counts and H3's published averages (`getNumCells`,
+/// `getHexagonAreaAvgKm2`/`M2`, `getHexagonEdgeLengthAvgKm`/`M`).
+extension H3Resolution {
+    /// How many cells the resolution has: 2 + 120 · 7ʳ (12 of them pentagons).
+    public var cellCount: Int64 {
+        var p: Int64 = 1
+        for _ in 0..<rawValue { p *= 7 }
+        return 2 + 120 * p
+    }
+
+    /// The average hexagon area H3 publishes for the resolution, in km² or m².
+    ///
+    /// - Throws: ``H3Error/domain`` for ``H3AreaUnit/rads2``: H3 has no such table.
+    public func averageHexagonArea(in unit: H3AreaUnit) throws(H3Error) -> Double {
+        switch unit {
+        case .km2: return H3Averages.hexagonAreaKm2[rawValue]
+        case .m2: return H3Averages.hexagonAreaM2[rawValue]
+        case .rads2: throw .domain
+        }
+    }
+
+    /// The average hexagon edge length H3 publishes for the resolution, in km or m.
+    ///
+    /// - Throws: ``H3Error/domain`` for ``H3LengthUnit/rads``: H3 has no such table.
+    public func averageHexagonEdgeLength(in unit: H3LengthUnit) throws(H3Error) -> Double {
+        switch unit {
+        case .km: return H3Averages.edgeLengthKm[rawValue]
+        case .m: return H3Averages.edgeLengthM[rawValue]
+        case .rads: throw .domain
+        }
+    }
+}
+
+/// The averages as H3 4.5.0 publishes them (`latLng.c`): published figures, not computed here.
+enum H3Averages {
+    static let hexagonAreaKm2: [Double] = [
+        4.357449416078383e+06, 6.097884417941332e+05, 8.680178039899720e+04,
+        1.239343465508816e+04, 1.770347654491307e+03, 2.529038581819449e+02,
+        3.612906216441245e+01, 5.161293359717191e+00, 7.373275975944177e-01,
+        1.053325134272067e-01, 1.504750190766435e-02, 2.149643129451879e-03,
+        3.070918756316060e-04, 4.387026794728296e-05, 6.267181135324313e-06,
+        8.953115907605790e-07,
+    ]
+    static let hexagonAreaM2: [Double] = [
+        4.357449416078390e+12, 6.097884417941339e+11, 8.680178039899731e+10,
+        1.239343465508818e+10, 1.770347654491309e+09, 2.529038581819452e+08,
+        3.612906216441250e+07, 5.161293359717198e+06, 7.373275975944188e+05,
+        1.053325134272069e+05, 1.504750190766437e+04, 2.149643129451882e+03,
+        3.070918756316063e+02, 4.387026794728301e+01, 6.267181135324322e+00,
+        8.953115907605802e-01,
+    ]
+    static let edgeLengthKm: [Double] = [
+        1281.256011, 483.0568391, 182.5129565, 68.97922179,
+        26.07175968, 9.854090990, 3.724532667, 1.406475763,
+        0.531414010, 0.200786148, 0.075863783, 0.028663897,
+        0.010830188, 0.004092010, 0.001546100, 0.000584169,
+    ]
+    static let edgeLengthM: [Double] = [
+        1281256.011, 483056.8391, 182512.9565, 68979.22179,
+        26071.75968, 9854.090990, 3724.532667, 1406.475763,
+        531.4140101, 200.7861476, 75.86378287, 28.66389748,
+        10.83018784, 4.092010473, 1.546099657, 0.584168630,
+    ]
+}
