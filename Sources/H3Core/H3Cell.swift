@@ -20,6 +20,23 @@
 /// | `gridDisk`          | ``gridDisk(k:)``                  |
 /// | `stringToH3`        | ``init(string:)``                 |
 /// | `h3ToString`        | ``description``                   |
+/// | `constructCell`     | ``init(resolution:baseCell:digits:)`` |
+/// | `getRes0Cells`, `res0CellCount` | ``resolution0Cells`` |
+/// | `getPentagons`, `pentagonCount` | ``pentagons(at:)`` |
+/// | `isResClassIII`     | ``isResolutionClassIII``          |
+/// | `maxFaceCount`      | ``maxFaceCount``                  |
+/// | `getIcosahedronFaces` | ``icosahedronFaces``            |
+/// | `cellToChildPos`    | ``childPosition(in:)``            |
+/// | `childPosToCell`    | ``init(childPosition:of:at:)``    |
+/// | `compactCells`      | ``compact(_:)``                   |
+/// | `uncompactCells`    | ``uncompact(_:to:)``              |
+/// | `uncompactCellsSize`| ``uncompactCount(_:to:)``         |
+/// | `cellAreaRads2`, `cellAreaKm2`, `cellAreaM2` | ``area(in:)`` |
+/// | `greatCircleDistanceRads`, `…Km`, `…M` | `LatLng.greatCircleDistance(to:in:)` |
+/// | `getNumCells`       | `H3Resolution.cellCount`          |
+/// | `getHexagonAreaAvgKm2`, `…M2` | `H3Resolution.averageHexagonArea(in:)` |
+/// | `getHexagonEdgeLengthAvgKm`, `…M` | `H3Resolution.averageHexagonEdgeLength(in:)` |
+/// | `degsToRads`, `radsToDegs` | `LatLng.radians(fromDegrees:)`, `LatLng.degrees(fromRadians:)` |
 public struct H3Cell: RawRepresentable, Hashable, Comparable, Sendable {
     /// The 64-bit H3 index.
     public let rawValue: UInt64

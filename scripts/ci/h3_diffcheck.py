@@ -33,6 +33,7 @@ import subprocess
 import sys
 import time
 
+from geoenrich_tools import h3_inspection_check  # noqa: E402
 from geoenrich_tools import h3_testpoints as tp
 
 tp.require_h3_version()
@@ -422,6 +423,13 @@ def main():
     rng.shuffle(info_values)
     timed(check_info, args.bin, info_values, seed, args.timeout)
 
+    # the tools named after H3's C functions: inspection, hierarchy, compaction, measures
+    t0 = time.monotonic()
+    for chk in h3_inspection_check.checks(args.bin, rng, cells, hard, seed, args.timeout, run_cli, Check):
+        chk.seconds = time.monotonic() - t0
+        t0 = time.monotonic()
+        checks.append(chk)
+
     for chk in checks:
         verdict = "ok" if chk.passed else "FAIL"
         detail = f"{chk.cases} cases, {chk.mismatches} mismatches"
@@ -429,7 +437,7 @@ def main():
             detail = f"{chk.cases} cases not checked: {chk.fatal}"
         elif chk.cases == 0:
             detail = "no cases"
-        print(f"{verdict:4s} {chk.name:8s} {detail} ({chk.seconds:.1f} s)")
+        print(f"{verdict:4s} {chk.name:20s} {detail} ({chk.seconds:.1f} s)")
         for ex in chk.examples:
             print(f"       {ex}")
         if chk.mismatches > len(chk.examples):
