@@ -2,8 +2,9 @@
 #
 # make bench   [BASE_BIN=old/geo-enrich]
 #              run the H3, lookup and engine benchmarks and their anchors (h3-py, the reference
-#              peer, the CLI's start-up and memory, `geo-enrich enrich` end to end against the
-#              peer) in one session, then write benchmarks/RESULTS.md
+#              peer, timezonefinder, the CLI's start-up and memory, `geo-enrich enrich` end to end
+#              against the peer, and with --timezone --postal-countries CA,US against without) in
+#              one session, then write benchmarks/RESULTS.md
 #              (it installs what the anchors need first: the repository's virtual environment
 #              .venv with the pinned packages, scripts/setup.sh, then the peer's set-up,
 #              ../shared/bench/setup_peer.sh, into the same venv; the first run builds
@@ -55,6 +56,11 @@ BENCH_AB := $(PYTHON) $(BENCH_DIR)/anchors/ab_enrich.py --base $(BASE_BIN) --bin
 # the same stream alone and under Spark local[2] with 2 and 4 partitions (needs integrations/spark/setup.sh)
 BENCH_SPARK := PYTHONPATH=integrations/spark $(PYTHON) $(BENCH_DIR)/anchors/spark_anchor.py --stream $(BENCH_STREAM_FILE) --runs 3 \
 	--output $(BENCH_OUT)/spark.json
+# rule 12 (issue 21): timezonefinder's timezone_at on the time-zone benchmarks' points, and
+# `geo-enrich enrich` with and without --timezone --postal-countries CA,US on the stream, alternating
+BENCH_TZ := $(PYTHON) $(BENCH_DIR)/anchors/timezone_anchor.py --output $(BENCH_OUT)/timezone_anchor.json
+BENCH_ENRICH_TZ := $(PYTHON) $(BENCH_DIR)/anchors/enrich_options_ab.py --stream $(BENCH_STREAM_FILE) --runs 7 \
+	--output $(BENCH_OUT)/enrich_options.json
 # end to end: `geo-enrich enrich` and the peer on the same 1 M-line stream, and once on 10 M lines
 BENCH_ENRICH := $(PYTHON) $(BENCH_DIR)/anchors/enrich_cli.py --stream $(BENCH_STREAM_FILE) --big 10000000 \
 	--output $(BENCH_OUT)/enrich_cli.json
@@ -80,8 +86,10 @@ bench:
 	test -s $(BENCH_OUT)/Current_run.jmh.json
 	$(BENCH_ANCHOR)
 	$(BENCH_PEER)
+	$(BENCH_TZ)
 	$(BENCH_STARTUP)
 	$(BENCH_ENRICH)
+	$(BENCH_ENRICH_TZ)
 	$(if $(BASE_BIN),$(BENCH_AB))
 	$(BENCH_PUSH)
 	$(BENCH_GROWTH)
@@ -92,9 +100,11 @@ bench:
 		--lookup-anchor $(BENCH_OUT)/lookup_peer_anchor.json --startup $(BENCH_OUT)/lookup_startup.json \
 		--stream $(BENCH_STREAM_FILE) --loadavg $(BENCH_OUT)/loadavg-before.txt --enrich $(BENCH_OUT)/enrich_cli.json --push $(BENCH_OUT)/push.json \
 		--growth $(BENCH_OUT)/growth.json --plot $(BENCH_DIR)/growth.svg --spark $(BENCH_OUT)/spark.json \
+		--timezone-anchor $(BENCH_OUT)/timezone_anchor.json --enrich-options $(BENCH_OUT)/enrich_options.json \
 		$(if $(BASE_BIN),--ab $(BENCH_OUT)/ab.json --command '$(BENCH_AB)') \
 		--command '$(BENCH_CLI)' --command '$(BENCH_STREAM)' --command '$(BENCH_SWIFT)' --command '$(BENCH_ANCHOR)' \
-		--command '$(BENCH_PEER)' --command '$(BENCH_STARTUP)' --command '$(BENCH_ENRICH)' --command '$(BENCH_PUSH)' --command '$(BENCH_GROWTH)' --command '$(BENCH_SPARK)' \
+		--command '$(BENCH_PEER)' --command '$(BENCH_TZ)' --command '$(BENCH_STARTUP)' --command '$(BENCH_ENRICH)' --command '$(BENCH_ENRICH_TZ)' \
+		--command '$(BENCH_PUSH)' --command '$(BENCH_GROWTH)' --command '$(BENCH_SPARK)' \
 		--output $(BENCH_DIR)/RESULTS.md
 
 # make install [PREFIX=/usr/local] [DESTDIR=]

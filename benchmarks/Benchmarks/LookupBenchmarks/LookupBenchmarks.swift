@@ -2,11 +2,15 @@ import Benchmark
 import GeoBridge
 import GeoLookup
 
-// Benchmarks of the country / postal-code lookup (GeoLookup) over the bundled data in data/.
+// Benchmarks of the country / postal-code / time-zone lookup (GeoLookup) over the bundled data
+// in data/.
 //
 // The issue's targets: at least 2 million lookups per second per core for points in Canadian
 // cities (country and postal code), aiming for 4 million, so a p50 of at most 500 ns, aiming for
 // 250 ns. Start-up and memory are measured on the CLI by anchors/lookup_startup.py.
+// Issue 21 (rule 12): a time zone in at most 100 ns per core for city points, and US ZIP codes
+// as fast as the Canadian postal codes (anchors/timezone_anchor.py times timezonefinder on the
+// same points).
 //
 // Every iteration performs `LookupInputs.scalingFactor` (1,000) lookups, one per point, on the
 // next points of a pre-generated set of 1,000,000, cycling; package-benchmark reports the scaled
@@ -73,6 +77,40 @@ let benchmarks: @Sendable () -> Void = {
     } setup: {
         LookupInputs.cityPoints
     }
+
+    // The US ZIP search alone (`postal_us.bin`), the same search within the same 20 km, on
+    // points in the twelve largest US cities: to set beside the Canadian one above.
+    Benchmark("zip nearest US city points") { benchmark, points in
+        let zipCodes = LookupInputs.zipCodes
+        let maxDistance = LookupInputs.allData.postalMaxDistance
+        var checksum: UInt64 = 0
+        for point in LookupInputs.batch(points, iteration: benchmark.currentIteration) {
+            checksum &+= zipCodes.nearest(latitude: point.latitude, longitude: point.longitude,
+                                          maxDistance: maxDistance)?.checksum ?? 0
+        }
+        blackHole(checksum)
+    } setup: {
+        _ = LookupInputs.zipCodes // opened here, not in the first iteration
+        return LookupInputs.usCityPoints
+    }
+
+    // The time zone alone (`TimeZoneIndex.zone`), on the Canadian city points of the country
+    // benchmark (the issue's figure) and on the US city points.
+    let timeZoneSets: [(name: String, points: @Sendable () -> [GeoPoint])] = [
+        ("time zone city points", { LookupInputs.cityPoints }),
+        ("time zone US city points", { LookupInputs.usCityPoints }),
+    ]
+    for set in timeZoneSets {
+        Benchmark(set.name) { benchmark, state in
+            var checksum: UInt64 = 0
+            for point in LookupInputs.batch(state.points, iteration: benchmark.currentIteration) {
+                checksum &+= UInt64(state.index.zone(latitude: point.latitude, longitude: point.longitude)?.rawValue ?? 0)
+            }
+            blackHole(checksum)
+        } setup: {
+            TimeZoneState(points: set.points())
+        }
+    }
 }
 
 /// What a full-lookup benchmark's setup hands its iterations: the points and a warmed locator,
@@ -101,5 +139,20 @@ struct CountryState {
         LookupInputs.warm(points) { UInt64(locator.country(latitude: $0.latitude, longitude: $0.longitude)?.packed ?? 0) }
         self.points = points
         self.locator = locator
+    }
+}
+
+/// What the time-zone benchmarks' setup hands its iterations: the points and the index, run once
+/// over the points so that the pages of `timezones.bin` they reach are already mapped in.
+struct TimeZoneState {
+    let points: [GeoPoint]
+    let index: TimeZoneIndex
+
+    /// Runs the index once over `points` (see ``LookupInputs/warm(_:_:)``).
+    init(points: [GeoPoint]) {
+        let index = LookupInputs.timeZones
+        LookupInputs.warm(points) { UInt64(index.zone(latitude: $0.latitude, longitude: $0.longitude)?.rawValue ?? 0) }
+        self.points = points
+        self.index = index
     }
 }

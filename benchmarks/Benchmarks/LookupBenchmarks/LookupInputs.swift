@@ -48,6 +48,25 @@ enum LookupInputs {
         Box(name: "Whitehorse", latitude: 60.7212, longitude: -135.0568, spread: 0.03),
     ]
 
+    /// The twelve most populous US cities (2020 census), each a box around its centre as
+    /// ``cities`` are: the US city points of the ZIP and time-zone benchmarks. Some boxes reach
+    /// into water (New York's harbour, Lake Michigan at Chicago, the Pacific at Los Angeles and
+    /// San Diego), as Toronto's, Vancouver's and Halifax's do.
+    static let usCities: [Box] = [
+        Box(name: "New York", latitude: 40.7128, longitude: -74.0060, spread: 0.15),
+        Box(name: "Los Angeles", latitude: 34.0522, longitude: -118.2437, spread: 0.15),
+        Box(name: "Chicago", latitude: 41.8781, longitude: -87.6298, spread: 0.12),
+        Box(name: "Houston", latitude: 29.7604, longitude: -95.3698, spread: 0.12),
+        Box(name: "Phoenix", latitude: 33.4484, longitude: -112.0740, spread: 0.12),
+        Box(name: "Philadelphia", latitude: 39.9526, longitude: -75.1652, spread: 0.10),
+        Box(name: "San Antonio", latitude: 29.4241, longitude: -98.4936, spread: 0.10),
+        Box(name: "San Diego", latitude: 32.7157, longitude: -117.1611, spread: 0.08),
+        Box(name: "Dallas", latitude: 32.7767, longitude: -96.7970, spread: 0.12),
+        Box(name: "Jacksonville", latitude: 30.3322, longitude: -81.6557, spread: 0.10),
+        Box(name: "Austin", latitude: 30.2672, longitude: -97.7431, spread: 0.08),
+        Box(name: "San Jose", latitude: 37.3382, longitude: -121.8863, spread: 0.08),
+    ]
+
     /// Boxes astride the Canada–United States border, where most points need a polygon test.
     static let borderCrossings: [Box] = [
         Box(name: "Windsor/Detroit", latitude: 42.32, longitude: -83.04, spread: 0.08),
@@ -82,11 +101,42 @@ enum LookupInputs {
         }
     }()
 
+    /// The bundled data with everything the CLI can add opened too: US ZIP codes
+    /// (`postal_us.bin`) and time zones (`timezones.bin`), without the tz database (no fix
+    /// times here), as `geo-enrich lookup --postal-countries CA,US --timezone` opens it.
+    static let allData: LocationLookup = {
+        do {
+            return try LocationLookup(dataDirectory: dataDirectory, postalCountries: [.canada, .unitedStates],
+                                      timeZones: true, utcOffsets: false)
+        } catch {
+            fatalError("cannot open the lookup data in \(dataDirectory): \(error); rebuild it with ./scripts/data/build_data.sh")
+        }
+    }()
+
+    /// The US ZIP codes of ``allData``.
+    static var zipCodes: PostalIndex {
+        guard let index = allData.zipCodes else { fatalError("the lookup opened no postal_us.bin") }
+        return index
+    }
+
+    /// The time zones of ``allData``.
+    static var timeZones: TimeZoneIndex {
+        guard let index = allData.timeZones else { fatalError("the lookup opened no timezones.bin") }
+        return index
+    }
+
     /// Points uniform in the ``cities`` boxes, a city chosen uniformly for each: the
     /// distribution of the stream generator's session starts.
     static let cityPoints: [GeoPoint] = {
         var rng = SplitMix64(seed: seed ^ 0x6369_7469_6573_0000) // "cities"
         return (0..<count).map { _ in point(in: cities, using: &rng) }
+    }()
+
+    /// Points uniform in the ``usCities`` boxes, a city chosen uniformly for each, as
+    /// ``cityPoints`` in Canada.
+    static let usCityPoints: [GeoPoint] = {
+        var rng = SplitMix64(seed: seed ^ 0x7573_6369_7479_0000) // "uscity"
+        return (0..<count).map { _ in point(in: usCities, using: &rng) }
     }()
 
     /// Points in the ``cities`` boxes in the order a session stream brings them: ``walkerCount``

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""`geo-enrich enrich` with and without the time zone and US ZIP codes, on the same stream.
+
+Issue 21 asks that `enrich --timezone --postal-countries CA,US` on the 1 M-line benchmark stream
+stay within 10 % of the speed of `enrich` without them. The release CLI runs the stream (output to
+/dev/null) --runs times each way, alternately (without, with, without, with, …) so that a noisy
+neighbour weighs on both alike. For each: the median wall time, the median CPU time (user + system
+of all cores, per line: the steadier figure on a shared machine) and the median peak RSS; and the
+ratios with / without of the two medians, against the target of 1.10 (and, beside them, the
+median of the ratios of each pair of runs).
+
+Before timing, one run each way is kept and compared: the same number of lines, and the output
+with the options, once its `"timezone"` and `"utc_offset_s"` keys are taken out, byte-identical to
+the output without them (a fast wrong answer cannot pass for a result); the count of `geo` objects
+that carry a time zone is reported.
+
+Prints JSON (and writes it to --output when given).
+
+usage: enrich_options_ab.py --stream FILE [--bin BIN] [--runs 7] [--output FILE]
+"""
+import argparse
+import hashlib
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+BINARY = os.path.join(ROOT, ".build", "release", "geo-enrich")
+
+# The options under test (rule 12), and the issue's bound on their cost.
+OPTIONS = ["--timezone", "--postal-countries", "CA,US"]
+TARGET_RATIO = 1.10
+
+# What the options add to a `geo` object: the zone, then (for a fix's time) its offset.
+ADDED_KEYS = re.compile(rb',"timezone":"[^"]*"(,"utc_offset_s":-?[0-9]+)?')
+ZONE_KEY = b'"timezone":'
+
+
+def run(argv, stdout_path=os.devnull):
+    """One run: (wall s, user+sys CPU s, peak RSS bytes)."""
+    with open(stdout_path, "wb") as out:
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"enrich_options_ab: {' '.join(argv)} exited with {os.waitstatus_to_exitcode(status)}")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
+
+
+def check(plain_argv, options_argv):
+    """Runs both once and compares their outputs; returns (output lines, lines with a time zone)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        plain_path, options_path = os.path.join(tmp, "plain.ndjson"), os.path.join(tmp, "options.ndjson")
+        run(plain_argv, plain_path)
+        run(options_argv, options_path)
+        plain_digest, stripped_digest = hashlib.sha256(), hashlib.sha256()
+        lines = options_lines = zoned = 0
+        with open(plain_path, "rb") as f:
+            for line in f:
+                lines += 1
+                plain_digest.update(line)
+        with open(options_path, "rb") as f:
+            for line in f:
+                options_lines += 1
+                if ZONE_KEY in line:
+                    zoned += 1
+                    line = ADDED_KEYS.sub(b"", line)
+                stripped_digest.update(line)
+    if lines != options_lines:
+        sys.exit(f"enrich_options_ab: {lines:,} output lines without the options, {options_lines:,} with them")
+    if plain_digest.digest() != stripped_digest.digest():
+        sys.exit("enrich_options_ab: with the options, less their keys, the output differs from the one without")
+    return lines, zoned
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--stream", required=True)
+    ap.add_argument("--bin", default=BINARY, help="the release CLI (default .build/release/geo-enrich)")
+    ap.add_argument("--runs", type=int, default=7, help="runs each way (at least 5)")
+    ap.add_argument("--output")
+    args = ap.parse_args()
+    if args.runs < 5:
+        sys.exit("enrich_options_ab: --runs must be at least 5")
+    if not os.path.exists(args.bin):
+        subprocess.run(["bash", "scripts/build_cli.sh", "--product", "geo-enrich"], cwd=ROOT, check=True)
+    with open(args.stream, "rb") as f:
+        lines = sum(block.count(b"\n") for block in iter(lambda: f.read(1 << 20), b""))
+
+    plain = [args.bin, "enrich", args.stream, "--quiet"]
+    with_options = plain + OPTIONS
+    output_lines, zoned = check(plain, with_options)
+
+    loadavg = open("/proc/loadavg").read().split()[:3]
+    figures = {"without": [], "with": []}
+    for _ in range(args.runs):
+        for name, argv in (("without", plain), ("with", with_options)):
+            figures[name].append(run(argv))
+
+    report = {
+        "stream": os.path.basename(args.stream),
+        "lines": lines,
+        "bytes": os.path.getsize(args.stream),
+        "bin": os.path.relpath(args.bin, ROOT) if args.bin.startswith(ROOT) else args.bin,
+        "command_without": " ".join(["geo-enrich", "enrich", "STREAM", "--quiet", ">", "/dev/null"]),
+        "command_with": " ".join(["geo-enrich", "enrich", "STREAM", "--quiet"] + OPTIONS + [">", "/dev/null"]),
+        "options": " ".join(OPTIONS),
+        "runs": args.runs,
+        "order": "alternating, without first",
+        "statistic": "median",
+        "loadavg_before": loadavg,
+        "output_lines": output_lines,
+        "lines_with_timezone": zoned,
+        "identical_less_added_keys": True,
+        "target_ratio": TARGET_RATIO,
+    }
+    for name, rows in figures.items():
+        wall = statistics.median(r[0] for r in rows)
+        cpu = statistics.median(r[1] for r in rows)
+        rss = statistics.median(r[2] for r in rows)
+        report[name] = {"wall_s": round(wall, 4), "lines_per_s": round(lines / wall),
+                        "cpu_ns_per_line": round(cpu / lines * 1e9, 1), "peak_rss_mb": round(rss / 1e6, 1),
+                        "wall_runs": [round(r[0], 4) for r in rows],
+                        "cpu_runs": [round(r[1], 4) for r in rows]}
+    report["ratio_wall"] = round(report["with"]["wall_s"] / report["without"]["wall_s"], 3)
+    report["ratio_cpu"] = round(report["with"]["cpu_ns_per_line"] / report["without"]["cpu_ns_per_line"], 3)
+    # each run with the options over the run without them just before it: the pairs share the
+    # machine's load of the moment, so their median ratio is the steadier figure when it varies
+    report["ratio_wall_paired"] = round(statistics.median(
+        w[0] / wo[0] for wo, w in zip(figures["without"], figures["with"])), 3)
+    text = json.dumps(report, indent=2)
+    print(text)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+
+
+if __name__ == "__main__":
+    main()
