@@ -133,16 +133,19 @@ enum EngineInputs {
 /// R3C 4L9 at 19.7 m, computed once with the real lookup), so that a benchmark measures the
 /// engine's decision and bookkeeping alone, with an enrichment of realistic shape.
 struct ConstantEnricher: FixEnricher {
-    let answer: (h3: H3Cell, country: CountryCode?, postal: PostalMatch?)
+    let answer: Enrichment
 
     init() throws {
         var real = try StandardEnricher(lookup: EngineInputs.lookup, resolution: .finest)
-        answer = real.enrich(latitude: 49.888171, longitude: -97.131112)
+        answer = real.enrich(ReportedPosition(latitude: .double(49.888171), longitude: .double(-97.131112), accuracy: nil),
+                             at: Timestamp(milliseconds: 0))
     }
 
+    /// The fix's own position and time with the fixed place.
     @inline(__always)
-    mutating func enrich(latitude: Double, longitude: Double) -> (h3: H3Cell, country: CountryCode?, postal: PostalMatch?) {
-        answer
+    mutating func enrich(_ position: ReportedPosition, at timestamp: Timestamp) -> Enrichment {
+        Enrichment(position: position, fixTimestamp: timestamp, h3: answer.h3, country: answer.country,
+                   postal: answer.postal)
     }
 }
 
