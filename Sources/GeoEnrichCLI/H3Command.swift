@@ -17,7 +17,8 @@ struct H3Command: ParsableCommand {
             line. A line that cannot be answered gives `error: <reason>` and the run goes on; \
             the exit status is then 1.
             """,
-        subcommands: [Cell.self, Center.self, Boundary.self, Parent.self, Children.self, Disk.self, Info.self])
+        subcommands: [Cell.self, Center.self, Boundary.self, Parent.self, Children.self, Disk.self, Info.self]
+            + edgeAndVertexCommands)
 
     /// `LAT LNG RES` → the cell.
     struct Cell: ParsableCommand {
