@@ -69,7 +69,8 @@ public struct DirectedEdge: RawRepresentable, Hashable, Comparable, Sendable {
         return nil
     }
 
-    /// Whether a 64-bit value is a valid directed edge index (H3's `isValidDirectedEdge`).
+    /// Whether a 64-bit value is a valid directed edge index (H3's `isValidDirectedEdge`), with
+    /// H3's verdict on every value.
     public static func isValid(_ h: UInt64) -> Bool { brokenRule(h) == nil }
 
     /// The edge from `origin` towards its neighbour in `direction`; the caller knows it is valid.
@@ -103,11 +104,11 @@ extension DirectedEdge: CustomStringConvertible, LosslessStringConvertible {
 
 /// The cells at either end (H3's `directedEdge.c`).
 extension DirectedEdge {
-    /// The cell the edge starts at (H3's `getDirectedEdgeOrigin`).
+    /// The cell the edge starts at (H3's `getDirectedEdgeOrigin`). Exactness: H3's index.
     public var origin: H3Cell { H3Cell(unchecked: H3IndexBits.cellPart(rawValue)) }
 
     /// The cell the edge leads to (H3's `getDirectedEdgeDestination`): the origin's neighbour in
-    /// the edge's direction.
+    /// the edge's direction. Exactness: H3's index.
     ///
     /// - Complexity: O(resolution).
     public var destination: H3Cell {
@@ -120,12 +121,14 @@ extension DirectedEdge {
         }
     }
 
-    /// The origin and the destination, in that order (H3's `directedEdgeToCells`).
+    /// The origin and the destination, in that order (H3's `directedEdgeToCells`). Exactness:
+    /// H3's indexes.
     ///
     /// - Complexity: O(resolution).
     public var cells: (origin: H3Cell, destination: H3Cell) { (origin, destination) }
 
     /// The edge from the destination back to the origin (H3's `reverseDirectedEdge`).
+    /// Exactness: H3's index.
     ///
     /// - Complexity: O(resolution), up to 7 neighbour steps.
     public var reversed: DirectedEdge {

@@ -2,7 +2,7 @@
 /// `directionForNeighbor` in `algos.c`).
 extension H3Cell {
     /// Whether `other` shares an edge with this cell (H3's `areNeighborCells`). A cell is not
-    /// its own neighbour.
+    /// its own neighbour. Exactness: H3's answer, and H3's error where H3 gives one.
     ///
     /// - Parameter other: a cell of the same resolution.
     /// - Returns: `true` when the two cells share an edge.
@@ -52,6 +52,7 @@ extension H3Cell {
     /// `originToDirectedEdges`, with a pentagon's missing edge left out as h3-py does).
     ///
     /// In H3's order, by direction 1...6, which is also ascending order of the indexes.
+    /// Exactness: H3's indexes.
     public var directedEdges: [DirectedEdge] {
         let first: UInt8 = isPentagon ? Direction.jAxes.rawValue : Direction.kAxes.rawValue
         return (first...Direction.ijAxes.rawValue).map { DirectedEdge(origin: self, direction: Direction(unchecked: $0)) }

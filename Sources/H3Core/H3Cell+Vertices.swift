@@ -16,7 +16,7 @@ extension H3Cell {
 
     /// The vertex indexes of all the cell's corners, 6 for a hexagon and 5 for a pentagon, in
     /// H3's order (counter-clockwise from corner 0) (H3's `cellToVertexes`, with a pentagon's
-    /// missing sixth left out as h3-py does).
+    /// missing sixth left out as h3-py does). Exactness: H3's indexes, in H3's order.
     ///
     /// - Complexity: O(resolution).
     public var vertices: [Vertex] {

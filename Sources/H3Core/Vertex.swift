@@ -67,7 +67,8 @@ public struct Vertex: RawRepresentable, Hashable, Comparable, Sendable {
         return nil
     }
 
-    /// Whether a 64-bit value is a valid vertex index (H3's `isValidVertex`).
+    /// Whether a 64-bit value is a valid vertex index (H3's `isValidVertex`), with H3's verdict
+    /// on every value.
     ///
     /// - Complexity: O(resolution).
     public static func isValid(_ h: UInt64) -> Bool { brokenRule(h) == nil }
