@@ -25,8 +25,9 @@ Each tool is named as H3's C function and compared with the h3-py function of th
   vertexToLatLng              vertex -> `LAT LNG` bit for bit; an invalid vertex -> `error: ...`
   isValidVertex               any 64-bit value -> true/false
 """
-import h3
-import h3.api.basic_int as h3i
+from geoenrich_tools import h3_testpoints  # noqa: F401 (first: it stops with a clear message without the pinned h3-py)
+import h3  # noqa: E402
+import h3.api.basic_int as h3i  # noqa: E402
 
 MODE_SHIFT, RESERVED_SHIFT = 59, 56
 
