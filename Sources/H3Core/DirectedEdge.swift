@@ -41,6 +41,7 @@ public struct DirectedEdge: RawRepresentable, Hashable, Comparable, Sendable {
         /// A pentagon has no edge in direction 1, its deleted k axis.
         case pentagonDeletedDirection
 
+        /// What the rule asks of a directed edge index, as the end of a sentence (for error messages).
         public var description: String {
             switch self {
             case .mode: return "its mode bits are not 2 (directed edge)"

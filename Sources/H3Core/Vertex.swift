@@ -44,6 +44,7 @@ public struct Vertex: RawRepresentable, Hashable, Comparable, Sendable {
         /// number the corner's on that cell.
         case notCanonical
 
+        /// What the rule asks of a vertex index, as the end of a sentence (for error messages).
         public var description: String {
             switch self {
             case .mode: return "its mode bits are not 4 (vertex)"
