@@ -21,6 +21,7 @@ struct H3Command: ParsableCommand {
             """,
         subcommands: [Cell.self, Center.self, Boundary.self, Parent.self, Children.self, Disk.self, Info.self]
             + inspectionTools)
+            + edgeAndVertexCommands)
 
     /// `LAT LNG RES` → the cell.
     struct Cell: ParsableCommand {

@@ -17,7 +17,7 @@ extension H3Cell {
     public var boundary: [LatLng] {
         var out: [LatLng] = []
         out.reserveCapacity(10)
-        boundaryRadians { out.append(LatLng(vec3: $0)) }
+        CellBoundary.walk(self, start: 0, length: isPentagon ? 5 : 6) { out.append(LatLng(vec3: $0)) }
         return out
     }
 
@@ -25,12 +25,7 @@ extension H3Cell {
     /// as H3 has them (areas): degrees would round them a second time.
     @inline(__always)
     func boundaryRadians(_ vertex: (Vec3) -> Void) {
-        let res = resolution.rawValue
-        if isPentagon {
-            CellBoundary.pentagon(faceIJK, resolution: res, vertex)
-        } else {
-            CellBoundary.hexagon(faceIJK, resolution: res, vertex)
-        }
+        CellBoundary.walk(self, start: 0, length: isPentagon ? 5 : 6, vertex)
     }
 }
 
@@ -43,7 +38,22 @@ extension LatLng {
 }
 
 /// The vertex walk of H3's `_faceIjkToCellBoundary` and `_faceIjkPentToCellBoundary`.
+///
+/// A walk covers `length` topological vertices from vertex `start` (counter-clockwise), with the
+/// extra vertices where an edge crosses an icosahedron edge: the whole loop for a cell boundary,
+/// one vertex for `vertexToLatLng`, two for `directedEdgeToBoundary`. Points are handed over as
+/// unit vectors, so callers pick degrees (``LatLng``) or radians (edge lengths) without a second
+/// rounding.
 enum CellBoundary {
+    /// Walks `length` vertices of `cell` from vertex `start`, calling `emit` with each point.
+    static func walk(_ cell: H3Cell, start: Int, length: Int, _ emit: (Vec3) -> Void) {
+        if cell.isPentagon {
+            pentagon(cell.faceIJK, resolution: cell.resolution.rawValue, start: start, length: length, emit)
+        } else {
+            hexagon(cell.faceIJK, resolution: cell.resolution.rawValue, start: start, length: length, emit)
+        }
+    }
+
     /// Vertices of an origin-centred hexagon on the aperture-3 substrate of a Class II
     /// resolution, counter-clockwise from the i axis.
     private static let classIIVertices = [
@@ -91,17 +101,18 @@ enum CellBoundary {
         }
     }
 
-    static func hexagon(_ center: FaceIJK, resolution res: Int, _ vertex: (Vec3) -> Void) {
+    static func hexagon(_ center: FaceIJK, resolution res: Int, start: Int, length: Int, _ emit: (Vec3) -> Void) {
         let (verts, adjRes) = vertices(center, resolution: res, count: 6)
         var lastFace = -1
         var lastOverage = FaceIJK.Overage.none
-        // one extra step to catch an edge crossing on the last edge
-        for vert in 0..<7 {
+        // the whole loop takes one extra step to catch an edge crossing on the last edge
+        let steps = length == 6 ? 7 : length
+        for vert in start..<(start + steps) {
             let v = vert % 6
             var fijk = verts[v]
             let overage = fijk.adjustOverageClassII(resolution: adjRes, pentLeading4: false, substrate: true)
             // a Class III edge that crosses an icosahedron edge gets an extra vertex there
-            if FaceIJK.isClassIII(res) && vert > 0 && fijk.face != lastFace && lastOverage != .faceEdge {
+            if FaceIJK.isClassIII(res) && vert > start && fijk.face != lastFace && lastOverage != .faceEdge {
                 let lastV = (v + 5) % 6
                 let orig0 = verts[lastV].coord.hex2d
                 let orig1 = verts[v].coord.hex2d
@@ -111,26 +122,27 @@ enum CellBoundary {
                 let inter = Vec2.intersection(orig0, orig1, e0, e1)
                 // an intersection at a vertex needs no extra vertex
                 if !(orig0.almostEquals(inter) || orig1.almostEquals(inter)) {
-                    vertex(FaceIJK.vec3(inter, face: center.face, resolution: adjRes, substrate: true))
+                    emit(FaceIJK.vec3(inter, face: center.face, resolution: adjRes, substrate: true))
                 }
             }
-            if vert < 6 {
-                vertex(FaceIJK.vec3(fijk.coord.hex2d, face: fijk.face, resolution: adjRes, substrate: true))
+            if vert < start + 6 {
+                emit(FaceIJK.vec3(fijk.coord.hex2d, face: fijk.face, resolution: adjRes, substrate: true))
             }
             lastFace = fijk.face
             lastOverage = overage
         }
     }
 
-    static func pentagon(_ center: FaceIJK, resolution res: Int, _ vertex: (Vec3) -> Void) {
+    static func pentagon(_ center: FaceIJK, resolution res: Int, start: Int, length: Int, _ emit: (Vec3) -> Void) {
         let (verts, adjRes) = vertices(center, resolution: res, count: 5)
         var last = FaceIJK(face: 0, coord: .zero)
-        for vert in 0..<6 {
+        let steps = length == 5 ? 6 : length
+        for vert in start..<(start + steps) {
             let v = vert % 5
             var fijk = verts[v]
             fijk.adjustPentagonVertexOverage(resolution: adjRes)
             // every Class III pentagon edge crosses an icosahedron edge
-            if FaceIJK.isClassIII(res) && vert > 0 {
+            if FaceIJK.isClassIII(res) && vert > start {
                 var tmp = fijk
                 let orig0 = last.coord.hex2d
                 let currentToLast = IcosahedronFaces.adjacentDirection(from: tmp.face, to: last.face)
@@ -143,10 +155,10 @@ enum CellBoundary {
                 let maxDim = IcosahedronFaces.maxDim(classIIResolution: adjRes)
                 let (e0, e1) = faceEdge(IcosahedronFaces.adjacentDirection(from: tmp.face, to: fijk.face), maxDim: maxDim)
                 let inter = Vec2.intersection(orig0, orig1, e0, e1)
-                vertex(FaceIJK.vec3(inter, face: tmp.face, resolution: adjRes, substrate: true))
+                emit(FaceIJK.vec3(inter, face: tmp.face, resolution: adjRes, substrate: true))
             }
-            if vert < 5 {
-                vertex(FaceIJK.vec3(fijk.coord.hex2d, face: fijk.face, resolution: adjRes, substrate: true))
+            if vert < start + 5 {
+                emit(FaceIJK.vec3(fijk.coord.hex2d, face: fijk.face, resolution: adjRes, substrate: true))
             }
             last = fijk
         }

@@ -27,11 +27,6 @@ public enum H3LengthUnit: String, Sendable, CaseIterable {
     case m
 }
 
-/// H3's sphere: the radius of the sphere with the WGS84 ellipsoid's area (`EARTH_RADIUS_KM`).
-enum EarthRadius {
-    static let kilometres = 6371.007180918475
-}
-
 /// Areas and distances on H3's sphere, with H3 4.5.0's arithmetic (`latLng.c`, `area.c`).
 extension H3Cell {
     /// The cell's exact area on the sphere (H3's `cellAreaRads2`, `cellAreaKm2`, `cellAreaM2`):
@@ -54,8 +49,8 @@ extension H3Cell {
         if sum.value < 0 { sum.add(4.0 * H3Constants.m_pi) }
         switch unit {
         case .rads2: return sum.value
-        case .km2: return sum.value * (EarthRadius.kilometres * EarthRadius.kilometres)
-        case .m2: return sum.value * (EarthRadius.kilometres * EarthRadius.kilometres) * 1_000_000
+        case .km2: return sum.value * (GreatCircle.earthRadiusKilometers * GreatCircle.earthRadiusKilometers)
+        case .m2: return sum.value * (GreatCircle.earthRadiusKilometers * GreatCircle.earthRadiusKilometers) * 1_000_000
         }
     }
 
@@ -97,16 +92,13 @@ extension LatLng {
     ///
     /// Bit-exact with H3 4.5.0 called through h3-py (`great_circle_distance`).
     public func greatCircleDistance(to other: LatLng, in unit: H3LengthUnit) -> Double {
-        let aLat = Angle.radians(fromDegrees: latitude), aLng = Angle.radians(fromDegrees: longitude)
-        let bLat = Angle.radians(fromDegrees: other.latitude), bLng = Angle.radians(fromDegrees: other.longitude)
-        let sinLat = sin((bLat - aLat) * 0.5)
-        let sinLng = sin((bLng - aLng) * 0.5)
-        let a = sinLat * sinLat + cos(aLat) * cos(bLat) * sinLng * sinLng
-        let rads = 2 * atan2(a.squareRoot(), (1 - a).squareRoot())
+        let rads = GreatCircle.distanceRadians(
+            (Angle.radians(fromDegrees: latitude), Angle.radians(fromDegrees: longitude)),
+            (Angle.radians(fromDegrees: other.latitude), Angle.radians(fromDegrees: other.longitude)))
         switch unit {
         case .rads: return rads
-        case .km: return rads * EarthRadius.kilometres
-        case .m: return rads * EarthRadius.kilometres * 1000
+        case .km: return rads * GreatCircle.earthRadiusKilometers
+        case .m: return rads * GreatCircle.earthRadiusKilometers * 1000
         }
     }
 }

@@ -37,6 +37,27 @@
 /// | `getHexagonAreaAvgKm2`, `…M2` | `H3Resolution.averageHexagonArea(in:)` |
 /// | `getHexagonEdgeLengthAvgKm`, `…M` | `H3Resolution.averageHexagonEdgeLength(in:)` |
 /// | `degsToRads`, `radsToDegs` | `LatLng.radians(fromDegrees:)`, `LatLng.degrees(fromRadians:)` |
+///
+/// Directed edges (``DirectedEdge``) and vertices (``Vertex``):
+///
+/// | H3 C API                     | geo-enrich                                   |
+/// |------------------------------|----------------------------------------------|
+/// | `areNeighborCells`           | ``isNeighbor(of:)``                          |
+/// | `cellsToDirectedEdge`        | ``directedEdge(to:)``                        |
+/// | `isValidDirectedEdge`        | ``DirectedEdge/isValid(_:)``, ``DirectedEdge/init(validating:)`` |
+/// | `getDirectedEdgeOrigin`      | ``DirectedEdge/origin``                      |
+/// | `getDirectedEdgeDestination` | ``DirectedEdge/destination``                 |
+/// | `directedEdgeToCells`        | ``DirectedEdge/cells``                       |
+/// | `originToDirectedEdges`      | ``directedEdges``                            |
+/// | `directedEdgeToBoundary`     | ``DirectedEdge/boundary``                    |
+/// | `reverseDirectedEdge`        | ``DirectedEdge/reversed``                    |
+/// | `edgeLengthRads`             | ``DirectedEdge/lengthRadians``               |
+/// | `edgeLengthKm`               | ``DirectedEdge/lengthKilometers``            |
+/// | `edgeLengthM`                | ``DirectedEdge/lengthMeters``                |
+/// | `cellToVertex`               | ``vertex(number:)``                          |
+/// | `cellToVertexes`             | ``vertices``                                 |
+/// | `vertexToLatLng`             | ``Vertex/latLng``                            |
+/// | `isValidVertex`              | ``Vertex/isValid(_:)``, ``Vertex/init(validating:)`` |
 public struct H3Cell: RawRepresentable, Hashable, Comparable, Sendable {
     /// The 64-bit H3 index.
     public let rawValue: UInt64
@@ -126,19 +147,29 @@ extension H3Cell: CustomStringConvertible, LosslessStringConvertible {
     /// - Throws: ``H3Error/invalidString`` when the text is not hexadecimal,
     ///   ``H3Error/invalidCell`` when the number is not a valid cell.
     public init(string: some StringProtocol) throws(H3Error) {
-        var s = Substring(string)
-        if s.hasPrefix("0x") || s.hasPrefix("0X") { s = s.dropFirst(2) }
-        // hex digits only (no sign); leading zeros are fine, values past 64 bits are not
-        guard !s.isEmpty, s.utf8.allSatisfy(\.isASCIIHexDigit), let v = UInt64(s, radix: 16) else {
-            throw .invalidString
-        }
-        try self.init(validating: v)
+        try self.init(validating: H3IndexText.parse(string))
     }
 
     /// Parses a hexadecimal index; `nil` when it is not a valid cell.
     public init?(_ description: String) {
         guard let c = try? H3Cell(string: description) else { return nil }
         self = c
+    }
+}
+
+/// The text form of every kind of H3 index (cell, directed edge, vertex).
+enum H3IndexText {
+    /// The 64-bit value of a hexadecimal index: an optional `0x` prefix, then hex digits in either
+    /// case (no sign); leading zeros are fine, values past 64 bits are not.
+    ///
+    /// - Throws: ``H3Error/invalidString`` when the text is not such a number.
+    static func parse(_ string: some StringProtocol) throws(H3Error) -> UInt64 {
+        var s = Substring(string)
+        if s.hasPrefix("0x") || s.hasPrefix("0X") { s = s.dropFirst(2) }
+        guard !s.isEmpty, s.utf8.allSatisfy(\.isASCIIHexDigit), let v = UInt64(s, radix: 16) else {
+            throw .invalidString
+        }
+        return v
     }
 }
 

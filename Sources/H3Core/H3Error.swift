@@ -6,7 +6,8 @@ public enum H3Error: Error, Equatable, Sendable {
     case resolutionDomain
     /// A 64-bit value is not a valid H3 cell index.
     case invalidCell
-    /// A parent was asked at a finer resolution than the cell's, or a child at a coarser one.
+    /// A parent was asked at a finer resolution than the cell's, or a child at a coarser one, or
+    /// two cells that must share a resolution do not (`areNeighborCells`).
     case resolutionMismatch
     /// A string is not a hexadecimal H3 index.
     case invalidString
@@ -25,6 +26,16 @@ public enum H3Error: Error, Equatable, Sendable {
     /// A set holds the same cell twice, or cells of different resolutions where one is
     /// required (`E_DUPLICATE_INPUT`, `E_RES_MISMATCH`).
     case duplicateInput
+    /// Two cells are not neighbours, so no directed edge joins them (H3's `E_NOT_NEIGHBORS`).
+    case notNeighbors
+    /// A 64-bit value is not a valid directed edge index: the value and the rule it breaks
+    /// (H3's `E_DIR_EDGE_INVALID`).
+    case invalidDirectedEdge(UInt64, DirectedEdge.Rule)
+    /// A 64-bit value is not a valid vertex index: the value and the rule it breaks
+    /// (H3's `E_VERTEX_INVALID`).
+    case invalidVertex(UInt64, Vertex.Rule)
+    /// A vertex number is outside 0...5, or 0...4 for a pentagon (H3's `E_DOMAIN` in `cellToVertex`).
+    case vertexNumberDomain
 }
 
 extension H3Error: CustomStringConvertible {
@@ -33,7 +44,7 @@ extension H3Error: CustomStringConvertible {
         case .latLngDomain: return "latitude and longitude must be finite numbers"
         case .resolutionDomain: return "resolution must be an integer from 0 to 15"
         case .invalidCell: return "not a valid H3 cell index"
-        case .resolutionMismatch: return "resolution is on the wrong side of the cell's resolution"
+        case .resolutionMismatch: return "resolution is on the wrong side of the cell's resolution, or the cells' resolutions differ"
         case .invalidString: return "not a hexadecimal H3 index"
         case .kDomain: return "k must be a non-negative integer no larger than 1000"
         case .domain: return "argument is outside its acceptable range"
@@ -41,6 +52,13 @@ extension H3Error: CustomStringConvertible {
         case .digitDomain: return "child digits must be one integer from 0 to 6 per resolution"
         case .deletedDigit: return "the digits name a pentagon's deleted sub-sequence"
         case .duplicateInput: return "the set holds a cell twice"
+        case .notNeighbors: return "the cells are not neighbours: a directed edge joins two cells that share an edge"
+        case .invalidDirectedEdge(let value, let rule):
+            return "\(String(value, radix: 16)) is not a valid directed edge index: \(rule)"
+        case .invalidVertex(let value, let rule):
+            return "\(String(value, radix: 16)) is not a valid vertex index: \(rule)"
+        case .vertexNumberDomain:
+            return "vertex number must be an integer from 0 to 5 (0 to 4 for a pentagon)"
         }
     }
 }

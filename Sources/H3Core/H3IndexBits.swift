@@ -18,6 +18,16 @@ enum H3IndexBits {
     /// Width of one digit in bits.
     static let bitsPerDigit: UInt64 = 3
 
+    /// Width of the mode field in bits.
+    static let modeWidth: UInt64 = 4
+    /// Width of the reserved (mode-dependent) field in bits.
+    static let reservedWidth: UInt64 = 3
+
+    /// Mask of the mode field.
+    static let modeMask: UInt64 = ((1 << modeWidth) - 1) << modeOffset
+    /// Mask of the 3 reserved bits: zero in a cell, the direction in a directed edge, the
+    /// vertex number in a vertex.
+    static let reservedMask: UInt64 = ((1 << reservedWidth) - 1) << reservedOffset
     /// Mask of the resolution field.
     static let resolutionMask: UInt64 = 15 << resolutionOffset
     /// Mask of the base-cell field.
@@ -28,6 +38,10 @@ enum H3IndexBits {
     static let allDigitsMask: UInt64 = (1 << 45) - 1
     /// The mode value of a cell index.
     static let cellMode: UInt64 = 1
+    /// The mode value of a directed edge index.
+    static let directedEdgeMode: UInt64 = 2
+    /// The mode value of a vertex index.
+    static let vertexMode: UInt64 = 4
     /// The top 8 bits (high bit, mode, reserved) of every valid cell: `0_0001_000`.
     static let cellTopByte: UInt64 = 0b0000_1000
 
@@ -37,6 +51,28 @@ enum H3IndexBits {
     /// Offset of digit `r` (1...15).
     @inline(__always)
     static func digitOffset(_ r: Int) -> UInt64 { UInt64(15 - r) &* bitsPerDigit }
+
+    @inline(__always)
+    static func mode(_ h: UInt64) -> UInt64 { (h & modeMask) >> modeOffset }
+
+    @inline(__always)
+    static func setMode(_ h: UInt64, _ mode: UInt64) -> UInt64 {
+        (h & ~modeMask) | (mode << modeOffset)
+    }
+
+    @inline(__always)
+    static func reservedBits(_ h: UInt64) -> Int { Int((h & reservedMask) >> reservedOffset) }
+
+    @inline(__always)
+    static func setReservedBits(_ h: UInt64, _ v: Int) -> UInt64 {
+        (h & ~reservedMask) | (UInt64(v) << reservedOffset)
+    }
+
+    /// The cell that a directed edge starts at or a vertex belongs to: the index with cell mode
+    /// and reserved bits zero (H3's `getDirectedEdgeOrigin`, and the owner in `vertexToLatLng`).
+    /// Not validated.
+    @inline(__always)
+    static func cellPart(_ h: UInt64) -> UInt64 { setReservedBits(setMode(h, cellMode), 0) }
 
     @inline(__always)
     static func resolution(_ h: UInt64) -> Int { Int((h & resolutionMask) >> resolutionOffset) }

@@ -277,14 +277,15 @@ struct GoldenVectorTests {
 // MARK: - Fixture reading
 
 /// One data line of a fixture: its 1-based line number in the file and its fields.
-private struct FixtureLine {
+struct FixtureLine {
     let number: Int
     let fields: [Substring]
     let text: Substring
 }
 
-/// Reads the text fixtures written by `scripts/dev/gen_h3_golden.py`.
-private enum Fixture {
+/// Reads the text fixtures written by `scripts/dev/gen_h3_golden.py` (and, for directed edges and
+/// vertices, `scripts/dev/gen_h3_edges_golden.py`); shared by the golden tests of each type.
+enum Fixture {
     /// The data lines of `Fixtures/<name>.txt`, skipping `#` comments and blank lines.
     static func lines(_ name: String, separator: Character = " ") throws -> [FixtureLine] {
         let url = try #require(
@@ -332,6 +333,8 @@ private enum Fixture {
         case "resolutionMismatch": return .resolutionMismatch
         case "invalidString": return .invalidString
         case "kDomain": return .kDomain
+        case "notNeighbors": return .notNeighbors
+        case "vertexNumberDomain": return .vertexNumberDomain
         default: return nil
         }
     }
@@ -345,7 +348,7 @@ private enum Fixture {
 
 /// Counts mismatches and records the first ``limit`` as issues naming the fixture line and
 /// both values, so a broken implementation gives a readable report, not thousands of issues.
-private struct MismatchLog {
+struct MismatchLog {
     static let limit = 20
     let fixture: String
     private(set) var count = 0
@@ -387,38 +390,38 @@ private struct MismatchLog {
 // MARK: - Comparing and showing values
 
 /// Bit-exact comparison: H3Core must reproduce H3's doubles to the last bit (and sign of zero).
-private func sameBits(_ a: Double, _ b: Double) -> Bool {
+func sameBits(_ a: Double, _ b: Double) -> Bool {
     a.bitPattern == b.bitPattern
 }
 
-private func hex(_ raw: UInt64) -> String {
+func hex(_ raw: UInt64) -> String {
     String(raw, radix: 16)
 }
 
 /// A double with its bit pattern, so last-bit differences are visible.
-private func show(_ x: Double) -> String {
+func show(_ x: Double) -> String {
     "\(x) [0x\(String(x.bitPattern, radix: 16))]"
 }
 
-private func show(_ points: [LatLng]) -> String {
+func show(_ points: [LatLng]) -> String {
     "\(points.count) vertices [" + points.map { "(\(show($0.latitude)), \(show($0.longitude)))" }.joined(separator: ", ") + "]"
 }
 
-private func show(_ result: Result<UInt64, H3Error>) -> String {
+func show(_ result: Result<UInt64, H3Error>) -> String {
     switch result {
     case .success(let raw): hex(raw)
     case .failure(let error): "error \(error)"
     }
 }
 
-private func show(_ result: Result<Int64, H3Error>) -> String {
+func show(_ result: Result<Int64, H3Error>) -> String {
     switch result {
     case .success(let n): "\(n)"
     case .failure(let error): "error \(error)"
     }
 }
 
-private func show(_ result: Result<[UInt64], H3Error>) -> String {
+func show(_ result: Result<[UInt64], H3Error>) -> String {
     switch result {
     case .success(let cells): "\(cells.count) cells [\(cells.map(hex).joined(separator: " "))]"
     case .failure(let error): "error \(error)"

@@ -18,6 +18,9 @@ them through `geo-enrich h3 ...` and compares every answer exactly with h3-py:
             {"valid":true,"resolution":9,"base_cell":20,"pentagon":false}
             (for an invalid value, {"valid":false,...} or `error: ...`)
 
+and the directed edge and vertex tools named as H3's C functions (areNeighborCells ...
+isValidVertex; see scripts/geoenrich_tools/h3_edges_check.py).
+
 Floats in the CLI output are parsed with float() and must equal h3's bit for bit.
 The seed is printed; pass it back with --seed to replay a failure.
 
@@ -34,6 +37,7 @@ import sys
 import time
 
 from geoenrich_tools import h3_inspection_check  # noqa: E402
+from geoenrich_tools import h3_edges_check
 from geoenrich_tools import h3_testpoints as tp
 
 tp.require_h3_version()
@@ -429,6 +433,8 @@ def main():
         chk.seconds = time.monotonic() - t0
         t0 = time.monotonic()
         checks.append(chk)
+    # directed edges and vertices, one check per tool (geoenrich_tools/h3_edges_check.py)
+    h3_edges_check.run(args.bin, rng, cells, hard, seed, args.timeout, timed, Check, run_cli, same_float)
 
     for chk in checks:
         verdict = "ok" if chk.passed else "FAIL"
