@@ -9,6 +9,7 @@ extension H3Command {
     /// The tools of this file, in the order `--help` lists them.
     static let inspectionTools: [ParsableCommand.Type] = [
         GetResolution.self, GetBaseCellNumber.self, GetIndexDigit.self, ConstructCell.self, IsValidCell.self,
+        IsValidIndex.self,
         IsPentagon.self, IsResClassIII.self, MaxFaceCount.self, GetIcosahedronFaces.self,
         CellToChildrenSize.self, CellToCenterChild.self, CellToChildPos.self, ChildPosToCell.self,
         CompactCells.self, UncompactCells.self, UncompactCellsSize.self,
@@ -64,6 +65,20 @@ extension H3Command {
             try H3LineTool.run { fields in
                 guard fields.count == 1 else { throw LineError("expected one H3 index per line, got \(fields.count) fields") }
                 return String((try? H3Cell(string: fields[0])) != nil)
+            }
+        }
+    }
+
+    struct IsValidIndex: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "isValidIndex",
+            abstract: "A 64-bit index in hex → true when it is a valid cell, directed edge or vertex. Example: 115283473fffffff → true.")
+        func run() throws {
+            try H3LineTool.run { fields in
+                guard fields.count == 1 else { throw LineError("expected one H3 index per line, got \(fields.count) fields") }
+                let hex = fields[0].hasPrefix("0x") || fields[0].hasPrefix("0X") ? fields[0].dropFirst(2) : fields[0]
+                guard hex.first != "+", let value = UInt64(hex, radix: 16) else { return "false" }
+                return String(H3Cell.isValidIndex(value))
             }
         }
     }

@@ -40,6 +40,11 @@ extension H3Cell {
         }
     }
 
+    /// Whether a 64-bit value is a valid cell, directed edge or vertex index (H3's `isValidIndex`).
+    public static func isValidIndex(_ h: UInt64) -> Bool {
+        H3Cell.isValid(h) || DirectedEdge.isValid(h) || Vertex.isValid(h)
+    }
+
     /// Whether the cell's resolution is Class III (odd; H3's `isResClassIII`).
     public var isResolutionClassIII: Bool { resolution.isClassIII }
 

@@ -21,6 +21,7 @@
 /// | `stringToH3`        | ``init(string:)``                 |
 /// | `h3ToString`        | ``description``                   |
 /// | `constructCell`     | ``init(resolution:baseCell:digits:)`` |
+/// | `isValidIndex`      | ``isValidIndex(_:)``              |
 /// | `getRes0Cells`, `res0CellCount` | ``resolution0Cells`` |
 /// | `getPentagons`, `pentagonCount` | ``pentagons(at:)`` |
 /// | `isResClassIII`     | ``isResolutionClassIII``          |

@@ -116,6 +116,12 @@ def _tools(rng, cells, hard, per_tool=2000):
         v = c if rng.random() < 0.5 else c ^ (1 << rng.randrange(64))
         t.add(_hex(v), str(bool(h3i.is_valid_cell(v))).lower())
 
+    t = tool("isValidIndex")
+    for c in sample[:300]:
+        edge, vertex = h3i.origin_to_directed_edges(c)[0], h3i.cell_to_vertex(c, 0)
+        for v in (c, edge, vertex, c ^ (1 << rng.randrange(64)), edge ^ (1 << rng.randrange(64))):
+            t.add(_hex(v), str(bool(h3i.is_valid_index(v))).lower())
+
     t = tool("constructCell")
     for _ in range(per_tool // 2):
         res = rng.randrange(16)
