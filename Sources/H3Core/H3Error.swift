@@ -25,6 +25,12 @@ public enum H3Error: Error, Equatable, Sendable {
     /// A set holds the same cell twice, or cells of different resolutions where one is
     /// required (`E_DUPLICATE_INPUT`, `E_RES_MISMATCH`).
     case duplicateInput
+    /// Pentagon distortion was encountered: the cells lie across a pentagon's deleted
+    /// sub-sequence, or an algorithm that cannot pass a pentagon met one (`E_PENTAGON`).
+    case pentagon
+    /// H3 cannot answer, and has no more specific reason: the cells are too far apart for
+    /// local IJ coordinates, or their unfolding around a pentagon is one H3 refuses (`E_FAILED`).
+    case failed
 }
 
 extension H3Error: CustomStringConvertible {
@@ -41,6 +47,8 @@ extension H3Error: CustomStringConvertible {
         case .digitDomain: return "child digits must be one integer from 0 to 6 per resolution"
         case .deletedDigit: return "the digits name a pentagon's deleted sub-sequence"
         case .duplicateInput: return "the set holds a cell twice"
+        case .pentagon: return "pentagon distortion was encountered; cells across a pentagon have no answer here"
+        case .failed: return "H3 cannot answer: the cells are too far apart or across a pentagon (try cells nearer each other)"
         }
     }
 }
