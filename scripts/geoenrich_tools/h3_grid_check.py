@@ -101,36 +101,44 @@ def _pairs(items):
     return " ".join(f"{_hex(c)} {d}" for c, d in sorted(items))
 
 
-def _near_points(rng, lat, lng, n):
-    """Points around (lat, lng) up to about 3,000 km away, log-uniform in distance."""
-    return [tp.destination(lat, lng, rng.uniform(0, 2 * math.pi), 10 ** rng.uniform(-6, math.log10(0.47)))
+def _near_points(rng, lat, lng, n, reach=0.47):
+    """Points around (lat, lng) up to `reach` radians away (0.47: about 3,000 km), log-uniform in
+    distance."""
+    return [tp.destination(lat, lng, rng.uniform(0, 2 * math.pi), 10 ** rng.uniform(-6, math.log10(reach)))
             for _ in range(n)]
 
 
 def _origins(rng, cells, hard, per_tool):
-    """Origins of every resolution: random cells, pentagons, cells on a pentagon's disk and cells
-    beside icosahedron edges."""
+    """Origins of every resolution, each with the point its far targets are drawn around: random
+    cells, pentagons, cells on a pentagon's disk, cells on the base cells around a pentagon (their
+    targets drawn around the pentagon, so that they lie on its base cell) and cells beside
+    icosahedron edges."""
     verts, edges, _ = tp.icosahedron()
-    out = []
+    out = {}
     n = max(2, per_tool // 250)
     for res in range(16):
         pents = [p for p in hard if h3i.get_resolution(p) == res]
         here = [c for c in cells if h3i.get_resolution(c) == res]
-        out += rng.sample(here, min(n, len(here)))
-        out += rng.sample(pents, min(2, len(pents)))
+        for c in rng.sample(here, min(n, len(here))) + rng.sample(pents, min(2, len(pents))):
+            out.setdefault(c, h3i.cell_to_latlng(c))
         for p in rng.sample(pents, min(2, len(pents))):  # a pentagon's neighbourhood
-            out.append(rng.choice(h3i.grid_disk(p, rng.randint(1, 3))))
+            out.setdefault(rng.choice(h3i.grid_disk(p, rng.randint(1, 3))), h3i.cell_to_latlng(p))
+        for p in rng.sample(pents, min(n, len(pents))):  # the base cells around a pentagon
+            lat, lng = h3i.cell_to_latlng(p)
+            a, b = tp.destination(lat, lng, rng.uniform(0, 2 * math.pi), rng.uniform(0.1, 0.35))
+            out.setdefault(h3i.latlng_to_cell(a, b, res), (lat, lng))
         lat, lng = tp.edge_point(verts, rng.choice(edges), rng.random(), rng.uniform(-1e-3, 1e-3))
-        out.append(h3i.latlng_to_cell(lat, lng, res))
-    return list(dict.fromkeys(out))
+        c = h3i.latlng_to_cell(lat, lng, res)
+        out.setdefault(c, h3i.cell_to_latlng(c))
+    return list(out.items())
 
 
-def _targets(rng, origin, n):
-    """Cells of the origin's resolution: on its disk, and at random points up to 3,000 km away."""
+def _targets(rng, origin, focus, n):
+    """Cells of the origin's resolution: on its disk, and at random points up to 3,000 km from
+    `focus`."""
     res = h3i.get_resolution(origin)
     out = rng.sample(h3i.grid_disk(origin, 3), min(n // 3, 37))
-    lat, lng = h3i.cell_to_latlng(origin)
-    out += [h3i.latlng_to_cell(a, b, res) for a, b in _near_points(rng, lat, lng, n - len(out))]
+    out += [h3i.latlng_to_cell(a, b, res) for a, b in _near_points(rng, *focus, n - len(out))]
     return out
 
 
@@ -147,9 +155,9 @@ def _tools(rng, cells, hard, per_tool=2000):
     origins = _origins(rng, cells, hard, per_tool)
     per_origin = max(6, per_tool // len(origins))
     distance, path_size, path = tool("gridDistance"), tool("gridPathCellsSize"), tool("gridPathCells")
-    for o in origins:
+    for o, focus in origins:
         to_ij, from_ij = tool("cellToLocalIj", ["--origin", _hex(o)]), tool("localIjToCell", ["--origin", _hex(o)])
-        targets = _targets(rng, o, per_origin)
+        targets = _targets(rng, o, focus, per_origin)
         ijs = []
         for t in targets:
             to_ij.add(_hex(t), _expect(lambda: "%d %d" % h3i.cell_to_local_ij(o, t)))
