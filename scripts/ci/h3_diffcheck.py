@@ -33,6 +33,7 @@ import subprocess
 import sys
 import time
 
+from geoenrich_tools import h3_grid_check  # noqa: E402
 from geoenrich_tools import h3_inspection_check  # noqa: E402
 from geoenrich_tools import h3_testpoints as tp
 
@@ -426,6 +427,13 @@ def main():
     # the tools named after H3's C functions: inspection, hierarchy, compaction, measures
     t0 = time.monotonic()
     for chk in h3_inspection_check.checks(args.bin, rng, cells, hard, seed, args.timeout, run_cli, Check):
+        chk.seconds = time.monotonic() - t0
+        t0 = time.monotonic()
+        checks.append(chk)
+
+    # traversal and local IJ: distances, paths, rings, the gridDisk variants
+    t0 = time.monotonic()
+    for chk in h3_grid_check.checks(args.bin, rng, cells, hard, seed, args.timeout, run_cli, Check):
         chk.seconds = time.monotonic() - t0
         t0 = time.monotonic()
         checks.append(chk)
