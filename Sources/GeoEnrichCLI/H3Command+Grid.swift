@@ -28,7 +28,10 @@ extension H3Command {
         func validate() throws { _ = try H3Options.origin(origin) }
         func run() throws {
             let anchor = try H3Options.origin(origin)
-            try H3LineTool.runCells { try $0.localIJ(origin: anchor).description }
+            try H3LineTool.runCells { cell in
+                try H3Options.sameResolution(anchor, cell)
+                return try cell.localIJ(origin: anchor).description
+            }
         }
     }
 
@@ -202,9 +205,19 @@ extension H3Options {
         return v
     }
 
+    /// The two cells of a line, which must share a resolution.
     static func twoCells(_ fields: [Substring]) throws -> (H3Cell, H3Cell) {
         guard fields.count == 2 else { throw LineError("expected two cells, got \(fields.count) fields") }
-        return (try cell(fields[0]), try cell(fields[1]))
+        let (a, b) = (try cell(fields[0]), try cell(fields[1]))
+        try sameResolution(a, b)
+        return (a, b)
+    }
+
+    /// A line error that names both resolutions (H3's `E_RES_MISMATCH` says less).
+    static func sameResolution(_ a: H3Cell, _ b: H3Cell) throws {
+        guard a.resolution == b.resolution else {
+            throw LineError("the cells have different resolutions, \(a.resolution) and \(b.resolution); they must share one")
+        }
     }
 
     static func onlyK(_ fields: [Substring]) throws -> Int {

@@ -14,6 +14,7 @@ public struct CoordIJ: Hashable, Sendable {
     /// The j component.
     public var j: Int32
 
+    /// Coordinates from their two components.
     public init(i: Int32, j: Int32) {
         self.i = i
         self.j = j
