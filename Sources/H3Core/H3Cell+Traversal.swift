@@ -1,6 +1,7 @@
 /// Grid traversal: neighbours and `gridDisk`.
 extension H3Cell {
-    /// The largest `k` accepted by ``gridDisk(k:)``: 3,003,001 cells, about 24 MB.
+    /// The largest `k` accepted by ``gridDisk(k:)`` and the other ring and disk functions
+    /// (``gridRing(k:)``, ``gridDiskDistances(k:)``, …): 3,003,001 cells, about 24 MB.
     public static let maxGridDiskK = 1000
 
     /// All cells within grid distance `k` of this one, this cell first (H3's `gridDisk`).
