@@ -1,6 +1,7 @@
 /// Grid traversal: neighbours and `gridDisk`.
 extension H3Cell {
-    /// The largest `k` accepted by ``gridDisk(k:)``: 3,003,001 cells, about 24 MB.
+    /// The largest `k` accepted by ``gridDisk(k:)`` and the other ring and disk functions
+    /// (``gridRing(k:)``, ``gridDiskDistances(k:)``, …): 3,003,001 cells, about 24 MB.
     public static let maxGridDiskK = 1000
 
     /// All cells within grid distance `k` of this one, this cell first (H3's `gridDisk`).
@@ -15,7 +16,7 @@ extension H3Cell {
     public func gridDisk(k: Int) throws(H3Error) -> [H3Cell] {
         guard k >= 0, k <= H3Cell.maxGridDiskK else { throw .kDomain }
         let maxIdx = 3 * k * (k + 1) + 1
-        if let spiral = GridTraversal.diskSpiral(rawValue, k: k, capacity: maxIdx) {
+        if let spiral = try? GridTraversal.diskSpiral(rawValue, k: k, capacity: maxIdx) {
             return spiral.map { H3Cell(unchecked: $0) }
         }
         var slots = [UInt64](repeating: 0, count: maxIdx)
@@ -131,32 +132,40 @@ enum GridTraversal {
         return .success(current)
     }
 
+    /// `neighbor(_:_:rotations:)` with its failure as an ``H3Error``.
+    @inline(__always) static func step(_ origin: UInt64, _ direction: Direction, rotations: inout Int) throws(H3Error) -> UInt64 {
+        switch neighbor(origin, direction, rotations: &rotations) {
+        case .success(let next): return next
+        case .failure(.pentagon): throw .pentagon
+        case .failure(.failed): throw .failed
+        }
+    }
+
     @inline(__always) static func isPentagon(_ h: UInt64) -> Bool {
         BaseCells.isPentagon(H3IndexBits.baseCell(h)) && H3IndexBits.leadingNonZeroDigit(h) == .center
     }
 
-    /// The spiral algorithm (`gridDiskUnsafe`); `nil` when a pentagon is met, which makes
-    /// the spiral unreliable.
-    static func diskSpiral(_ start: UInt64, k: Int, capacity: Int) -> [UInt64]? {
+    /// The spiral algorithm (`gridDiskDistancesUnsafe`): ring r fills positions 3r(r−1)+1 ...
+    /// 3r(r+1), so the position gives the distance.
+    ///
+    /// - Throws: ``H3Error/pentagon`` when a pentagon is met, which makes the spiral
+    ///   unreliable; ``H3Error/failed`` when a step fails otherwise.
+    static func diskSpiral(_ start: UInt64, k: Int, capacity: Int) throws(H3Error) -> [UInt64] {
         var out: [UInt64] = []
         out.reserveCapacity(capacity)
         var origin = start
         out.append(origin)
-        if isPentagon(origin) { return nil }
+        if isPentagon(origin) { throw .pentagon }
         var ring = 1
         var direction = 0
         var i = 0
         var rotations = 0
         while ring <= k {
             if direction == 0 && i == 0 {
-                guard case .success(let next) = neighbor(origin, nextRing, rotations: &rotations) else { return nil }
-                origin = next
-                if isPentagon(origin) { return nil }
+                origin = try step(origin, nextRing, rotations: &rotations)
+                if isPentagon(origin) { throw .pentagon }
             }
-            guard case .success(let next) = neighbor(origin, directions[direction], rotations: &rotations) else {
-                return nil
-            }
-            origin = next
+            origin = try step(origin, directions[direction], rotations: &rotations)
             out.append(origin)
             i += 1
             if i == ring {
@@ -167,7 +176,7 @@ enum GridTraversal {
                     ring += 1
                 }
             }
-            if isPentagon(origin) { return nil }
+            if isPentagon(origin) { throw .pentagon }
         }
         return out
     }

@@ -59,6 +59,20 @@
 /// | `cellToVertexes`             | ``vertices``                                 |
 /// | `vertexToLatLng`             | ``Vertex/latLng``                            |
 /// | `isValidVertex`              | ``Vertex/isValid(_:)``, ``Vertex/init(validating:)`` |
+/// | `cellToLocalIj`     | ``localIJ(origin:)`` (a ``CoordIJ``) |
+/// | `localIjToCell`     | ``init(localIJ:origin:)``         |
+/// | `gridDistance`      | ``gridDistance(to:)``             |
+/// | `gridPathCells`     | ``gridPathCells(to:)``            |
+/// | `gridPathCellsSize` | ``gridPathCellsCount(to:)``       |
+/// | `gridRing`          | ``gridRing(k:)``                  |
+/// | `gridRingUnsafe`    | ``gridRingUnsafe(k:)``            |
+/// | `gridDiskUnsafe`    | ``gridDiskUnsafe(k:)``            |
+/// | `gridDiskDistances` | ``gridDiskDistances(k:)``         |
+/// | `gridDiskDistancesSafe` | ``gridDiskDistancesSafe(k:)`` |
+/// | `gridDiskDistancesUnsafe` | ``gridDiskDistancesUnsafe(k:)`` |
+/// | `gridDisksUnsafe`   | ``gridDisksUnsafe(_:k:)``         |
+/// | `maxGridDiskSize`   | ``maxGridDiskSize(k:)``           |
+/// | `maxGridRingSize`   | ``maxGridRingSize(k:)``           |
 public struct H3Cell: RawRepresentable, Hashable, Comparable, Sendable {
     /// The 64-bit H3 index.
     public let rawValue: UInt64

@@ -36,6 +36,12 @@ public enum H3Error: Error, Equatable, Sendable {
     case invalidVertex(UInt64, Vertex.Rule)
     /// A vertex number is outside 0...5, or 0...4 for a pentagon (H3's `E_DOMAIN` in `cellToVertex`).
     case vertexNumberDomain
+    /// Pentagon distortion was encountered: the cells lie across a pentagon's deleted
+    /// sub-sequence, or an algorithm that cannot pass a pentagon met one (`E_PENTAGON`).
+    case pentagon
+    /// H3 cannot answer, and has no more specific reason: the cells are too far apart for
+    /// local IJ coordinates, or their unfolding around a pentagon is one H3 refuses (`E_FAILED`).
+    case failed
 }
 
 extension H3Error: CustomStringConvertible {
@@ -59,6 +65,8 @@ extension H3Error: CustomStringConvertible {
             return "\(String(value, radix: 16)) is not a valid vertex index: \(rule)"
         case .vertexNumberDomain:
             return "vertex number must be an integer from 0 to 5 (0 to 4 for a pentagon)"
+        case .pentagon: return "pentagon distortion was encountered; cells across a pentagon have no answer here"
+        case .failed: return "H3 cannot answer: the cells are too far apart or across a pentagon (try cells nearer each other)"
         }
     }
 }

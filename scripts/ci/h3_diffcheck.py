@@ -36,6 +36,7 @@ import subprocess
 import sys
 import time
 
+from geoenrich_tools import h3_grid_check  # noqa: E402
 from geoenrich_tools import h3_inspection_check  # noqa: E402
 from geoenrich_tools import h3_edges_check
 from geoenrich_tools import h3_testpoints as tp
@@ -435,6 +436,13 @@ def main():
         checks.append(chk)
     # directed edges and vertices, one check per tool (geoenrich_tools/h3_edges_check.py)
     h3_edges_check.run(args.bin, rng, cells, hard, seed, args.timeout, timed, Check, run_cli, same_float)
+
+    # traversal and local IJ: distances, paths, rings, the gridDisk variants
+    t0 = time.monotonic()
+    for chk in h3_grid_check.checks(args.bin, rng, cells, hard, seed, args.timeout, run_cli, Check):
+        chk.seconds = time.monotonic() - t0
+        t0 = time.monotonic()
+        checks.append(chk)
 
     for chk in checks:
         verdict = "ok" if chk.passed else "FAIL"
