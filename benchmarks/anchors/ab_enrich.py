@@ -24,19 +24,25 @@ import tempfile
 import time
 
 
-def run(binary, stream, workers, stdout_path=os.devnull):
-    """One run: (wall s, user+sys CPU s, peak RSS bytes)."""
-    argv = [binary, "enrich", stream, "--quiet"]
-    if workers:
-        argv += ["--workers", str(workers)]
+def timed_run(argv, stdout_path=os.devnull, tool="ab_enrich"):
+    """One run of `argv`, its output to `stdout_path`: (wall s, user+sys CPU s, peak RSS bytes).
+    Also used by enrich_options_ab.py."""
     with open(stdout_path, "wb") as out:
         start = time.perf_counter()
         proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"ab_enrich: {binary} exited with {os.waitstatus_to_exitcode(status)}")
+        sys.exit(f"{tool}: {' '.join(argv)} exited with {os.waitstatus_to_exitcode(status)}")
     return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
+
+
+def run(binary, stream, workers, stdout_path=os.devnull):
+    """One run of `binary enrich`: (wall s, user+sys CPU s, peak RSS bytes)."""
+    argv = [binary, "enrich", stream, "--quiet"]
+    if workers:
+        argv += ["--workers", str(workers)]
+    return timed_run(argv, stdout_path)
 
 
 def digest(path):

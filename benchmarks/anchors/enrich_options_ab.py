@@ -27,7 +27,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
+
+from ab_enrich import timed_run  # the same measurement as the A/B against the base build
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BINARY = os.path.join(ROOT, ".build", "release", "geo-enrich")
@@ -43,14 +44,7 @@ ZONE_KEY = b'"timezone":'
 
 def run(argv, stdout_path=os.devnull):
     """One run: (wall s, user+sys CPU s, peak RSS bytes)."""
-    with open(stdout_path, "wb") as out:
-        start = time.perf_counter()
-        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"enrich_options_ab: {' '.join(argv)} exited with {os.waitstatus_to_exitcode(status)}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
+    return timed_run(argv, stdout_path, tool="enrich_options_ab")
 
 
 def check(plain_argv, options_argv):
