@@ -16,9 +16,8 @@ import os
 import random
 
 import h3
-import h3.api.basic_int as h3i
 
-from geoenrich_tools import h3_grid_check
+from geoenrich_tools import h3_grid_check, h3_inspection_check
 from geoenrich_tools import h3_testpoints as tp
 
 SEED = 4521
@@ -32,14 +31,7 @@ def main():
     if h3.__version__ != tp.REQUIRED_H3:
         raise SystemExit(f"h3-py {h3.__version__} is installed; the fixtures are made with {tp.REQUIRED_H3}")
     rng = random.Random(SEED)
-    cells = []
-    for res in range(16):
-        for _ in range(40):
-            lat, lng = rng.uniform(-90, 90), rng.uniform(-180, 180)
-            if rng.random() < 0.2:
-                lat, lng = rng.choice([89.99, -89.99, rng.uniform(-60, 60)]), rng.choice([179.999, -179.999, lng])
-            cells.append(h3i.latlng_to_cell(lat, lng, res))
-    hard = [p for res in range(16) for p in h3i.get_pentagons(res)]
+    cells, hard = h3_inspection_check.golden_inputs(rng)
     lines = h3_grid_check.fixture_lines(rng, cells, hard, per_tool=700)
     header = [
         "# grid.txt: local IJ, gridDistance, gridPathCells, rings and the gridDisk variants, the cases of geoenrich_tools/h3_grid_check.py",
@@ -49,9 +41,7 @@ def main():
         "# tool<TAB>options<TAB>input line<TAB>expected (error:E_NAME, H3's error code, where H3 refuses; sets ascending;",
         "# gridDiskDistances as `cell distance` pairs ascending by cell; gridDisksUnsafe each disk ascending, in input order)",
     ]
-    with open(args.out, "w", encoding="ascii", newline="\n") as f:
-        f.write("\n".join(header + lines) + "\n")
-    print(f"{args.out}: {len(lines)} cases, {os.path.getsize(args.out):,} bytes")
+    h3_inspection_check.write_fixture(args.out, header, lines)
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ import h3
 import h3.api.basic_int as h3i
 
 from geoenrich_tools import h3_testpoints as tp
-from geoenrich_tools.h3_inspection_check import _Tool, _answer, _cells, _h3_c, _hex  # noqa: F401
+from geoenrich_tools.h3_inspection_check import _Tool, _answer, _cells, _h3_c, _hex, run_tools, tool_lines  # noqa: F401
 
 ERRORS = {1: "E_FAILED", 2: "E_DOMAIN", 4: "E_RES_DOMAIN", 5: "E_CELL_INVALID", 9: "E_PENTAGON",
           12: "E_RES_MISMATCH", 15: "E_OPTION_INVALID"}
@@ -250,31 +250,19 @@ def _disks_unsafe(lib, group, k):
     return " ".join(_cells(sorted(out[i * size:(i + 1) * size])) for i in range(len(group)))
 
 
+def _grid_matches(got, want):
+    """An error for an error (H3's code is in the fixture, the CLI words it), else the same text."""
+    return got.startswith("error:") if want.startswith("error:") else got == want
+
+
 def checks(binary, rng, cells, hard, seed, timeout, run_cli, Check):
     """The checks of this slice, one `Check` per tool (its calls merged)."""
-    by_name = {}
-    for t in _tools(rng, cells, hard):
-        chk = by_name.setdefault(t.name, Check(t.name))
-        try:
-            out = run_cli(binary, t.args, t.lines, timeout)
-        except RuntimeError as e:
-            chk.fatal, chk.cases = str(e), chk.cases + len(t.lines)
-            continue
-        for line, want, got in zip(t.lines, t.expected, out):
-            chk.cases += 1
-            ok = got.startswith("error:") if want.startswith("error:") else got == want
-            if not ok:
-                chk.mismatch(f"[seed {seed}] {' '.join(t.args[1:])} `{line[:80]}`: expected "
-                             f"`{want[:80]}`, got `{got[:80]}`")
-    return list(by_name.values())
+    return run_tools(_tools(rng, cells, hard), binary, seed, timeout, run_cli, Check,
+                     matches=_grid_matches, text=str)
 
 
 def fixture_lines(rng, cells, hard, per_tool):
     """The cases as fixture lines for the Swift tests (scripts/dev/gen_h3_grid_golden.py):
     `tool<TAB>options<TAB>input line<TAB>expected`, expected `error:E_NAME` (H3's error code)
     where H3 refuses."""
-    lines = []
-    for t in _tools(rng, cells, hard, per_tool):
-        options = " ".join(t.args[2:])
-        lines += [f"{t.name}\t{options}\t{line}\t{want}" for line, want in zip(t.lines, t.expected)]
-    return lines
+    return tool_lines(_tools(rng, cells, hard, per_tool), text=str)

@@ -13,6 +13,7 @@ in h3-py's own extension module, which exports H3 4.5.0's symbols: `getHexagonAr
 """
 import ctypes
 import math
+import os
 import struct
 
 import h3
@@ -229,10 +230,29 @@ def _tools(rng, cells, hard, per_tool=2000):
     return tools
 
 
-def checks(binary, rng, cells, hard, seed, timeout, run_cli, Check):
-    """The checks of this slice, one `Check` per tool (its calls merged)."""
+def _text(want):
+    """An expected answer as the CLI writes it: `error:` where h3-py raises, a float as its repr."""
+    return "error:" if want is None else repr(want) if isinstance(want, float) else want
+
+
+def _matches(got, want):
+    """The CLI's line against h3-py's answer: any error for an error, a float bit for bit."""
+    if want is None:
+        return got.startswith("error:")
+    if isinstance(want, float):
+        try:
+            return _bits(float(got)) == _bits(want)
+        except ValueError:
+            return False
+    return got == want
+
+
+def run_tools(tools, binary, seed, timeout, run_cli, Check, matches=_matches, text=_text):
+    """Runs each tool's cases through the CLI: one `Check` per tool name (its calls merged);
+    `matches(got, want)` decides a line, `text(want)` shows the expected answer. Shared by the
+    slices' checks (h3_grid_check)."""
     by_name = {}
-    for t in _tools(rng, cells, hard):
+    for t in tools:
         chk = by_name.setdefault(t.name, Check(t.name))
         try:
             out = run_cli(binary, t.args, t.lines, timeout)
@@ -241,29 +261,44 @@ def checks(binary, rng, cells, hard, seed, timeout, run_cli, Check):
             continue
         for line, want, got in zip(t.lines, t.expected, out):
             chk.cases += 1
-            if want is None:
-                ok = got.startswith("error:")
-            elif isinstance(want, float):
-                try:
-                    ok = _bits(float(got)) == _bits(want)
-                except ValueError:
-                    ok = False
-            else:
-                ok = got == want
-            if not ok:
+            if not matches(got, want):
                 chk.mismatch(f"[seed {seed}] {' '.join(t.args[1:])} `{line[:80]}`: expected "
-                             f"`{'error: ...' if want is None else repr(want) if isinstance(want, float) else want[:80]}`, got `{got[:80]}`")
+                             f"`{text(want)[:80]}`, got `{got[:80]}`")
     return list(by_name.values())
 
 
+def checks(binary, rng, cells, hard, seed, timeout, run_cli, Check):
+    """The checks of this slice, one `Check` per tool (its calls merged)."""
+    return run_tools(_tools(rng, cells, hard), binary, seed, timeout, run_cli, Check)
+
+
+def tool_lines(tools, text=_text):
+    """Cases as fixture lines for the Swift tests: `tool<TAB>options<TAB>input line<TAB>expected`."""
+    return [f"{t.name}\t{' '.join(t.args[2:])}\t{line}\t{text(want)}"
+            for t in tools for line, want in zip(t.lines, t.expected)]
+
+
 def fixture_lines(rng, cells, hard, per_tool):
-    """The cases as fixture lines for the Swift tests (scripts/dev/gen_h3_inspection_golden.py):
-    `tool<TAB>options<TAB>input line<TAB>expected`, expected `error:` where h3-py raises and a
-    float as its repr."""
-    lines = []
-    for t in _tools(rng, cells, hard, per_tool):
-        options = " ".join(t.args[2:])
-        for line, want in zip(t.lines, t.expected):
-            text = "error:" if want is None else repr(want) if isinstance(want, float) else want
-            lines.append(f"{t.name}\t{options}\t{line}\t{text}")
-    return lines
+    """This slice's cases as fixture lines (scripts/dev/gen_h3_inspection_golden.py): expected
+    `error:` where h3-py raises and a float as its repr."""
+    return tool_lines(_tools(rng, cells, hard, per_tool))
+
+
+def golden_inputs(rng):
+    """The cells the golden fixtures draw from: 40 of each resolution (a fifth by the poles and
+    the antimeridian), and the 12 pentagons of every resolution."""
+    cells = []
+    for res in range(16):
+        for _ in range(40):
+            lat, lng = rng.uniform(-90, 90), rng.uniform(-180, 180)
+            if rng.random() < 0.2:
+                lat, lng = rng.choice([89.99, -89.99, rng.uniform(-60, 60)]), rng.choice([179.999, -179.999, lng])
+            cells.append(h3i.latlng_to_cell(lat, lng, res))
+    return cells, [p for res in range(16) for p in h3i.get_pentagons(res)]
+
+
+def write_fixture(path, header, lines):
+    """Writes a golden fixture (ASCII, `#` header lines) and says how big it is."""
+    with open(path, "w", encoding="ascii", newline="\n") as f:
+        f.write("\n".join(header + lines) + "\n")
+    print(f"{path}: {len(lines)} cases, {os.path.getsize(path):,} bytes")
