@@ -250,10 +250,6 @@ extension H3LineTool {
         LineError("\(H3Error.invalidString): '\(s.prefix(40))'")
     }
 
-    static func cell(_ s: Substring) throws -> H3Cell {
-        do { return try H3Cell(string: s) } catch { throw LineError("\(error): '\(s.prefix(40))'") }
-    }
-
     /// An edge; the error names the rule an index breaks (and the index, so it is not repeated).
     static func edge(_ s: Substring) throws -> DirectedEdge {
         do { return try DirectedEdge(string: s) } catch H3Error.invalidString { throw notHex(s) }
@@ -275,15 +271,5 @@ extension H3LineTool {
             try expect(fields, 1, "VERTEX")
             return try answer(vertex(fields[0]))
         }
-    }
-
-    /// `LAT LNG`, as `h3 center` writes a point.
-    static func point(_ p: LatLng) -> String {
-        DecimalFormat.degrees(p.latitude) + " " + DecimalFormat.degrees(p.longitude)
-    }
-
-    /// `LAT LNG,LAT LNG,…`, as `h3 boundary` writes a line of points.
-    static func points(_ ps: [LatLng]) -> String {
-        ps.map(point).joined(separator: ",")
     }
 }

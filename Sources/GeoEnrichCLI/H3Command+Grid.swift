@@ -165,7 +165,7 @@ extension H3Command {
         @OptionGroup var k: H3KOption
         func run() throws {
             try H3LineTool.run { fields in
-                try H3Cell.gridDisksUnsafe(fields.map(H3Options.cell), k: k.k).map(H3Options.ascending).joined(separator: " ")
+                try H3Cell.gridDisksUnsafe(fields.map(H3LineTool.cell), k: k.k).map(H3Options.ascending).joined(separator: " ")
             }
         }
     }
@@ -208,7 +208,7 @@ extension H3Options {
     /// The two cells of a line, which must share a resolution.
     static func twoCells(_ fields: [Substring]) throws -> (H3Cell, H3Cell) {
         guard fields.count == 2 else { throw LineError("expected two cells, got \(fields.count) fields") }
-        let (a, b) = (try cell(fields[0]), try cell(fields[1]))
+        let (a, b) = (try H3LineTool.cell(fields[0]), try H3LineTool.cell(fields[1]))
         try sameResolution(a, b)
         return (a, b)
     }

@@ -162,7 +162,7 @@ extension H3Command {
             try H3LineTool.run { fields in
                 guard fields.count == 2 else { throw LineError("expected `POSITION PARENT`, got \(fields.count) fields") }
                 guard let position = Int64(fields[0]) else { throw LineError("position is not an integer: '\(fields[0].prefix(40))'") }
-                let parent = try H3Options.cell(fields[1])
+                let parent = try H3LineTool.cell(fields[1])
                 return try H3Options.finer(res, than: parent) {
                     do {
                         return try H3Cell(childPosition: position, of: $0, at: res).description
@@ -180,7 +180,7 @@ extension H3Command {
             abstract: "A line of cells of one resolution → the compacted set, ascending (each complete set of siblings replaced by its parent, repeatedly).")
         func run() throws {
             try H3LineTool.run { fields in
-                try H3Cell.compact(fields.map(H3Options.cell)).map(\.description).joined(separator: " ")
+                try H3Cell.compact(fields.map(H3LineTool.cell)).map(\.description).joined(separator: " ")
             }
         }
     }
@@ -195,7 +195,7 @@ extension H3Command {
         func run() throws {
             let res = try H3Resolution(resolution)
             try H3LineTool.run { fields in
-                let cells = try fields.map(H3Options.cell)
+                let cells = try fields.map(H3LineTool.cell)
                 guard try H3Cell.uncompactCount(cells, to: res) <= 1_000_000 else {
                     throw LineError("more than 1,000,000 cells at --resolution \(res)")
                 }
@@ -212,7 +212,7 @@ extension H3Command {
         func validate() throws { try H3Options.check(resolution: resolution) }
         func run() throws {
             let res = try H3Resolution(resolution)
-            try H3LineTool.run { fields in String(try H3Cell.uncompactCount(fields.map(H3Options.cell), to: res)) }
+            try H3LineTool.run { fields in String(try H3Cell.uncompactCount(fields.map(H3LineTool.cell), to: res)) }
         }
     }
 
@@ -325,10 +325,6 @@ enum H3Options {
     static func integer(_ s: Substring, _ name: String) throws -> Int {
         guard let v = Int(s) else { throw LineError("\(name) is not an integer: '\(s.prefix(40))'") }
         return v
-    }
-
-    static func cell(_ s: Substring) throws -> H3Cell {
-        do { return try H3Cell(string: s) } catch { throw LineError("\(error): '\(s.prefix(40))'") }
     }
 
     /// `answer` for `cell` when `resolution` is the cell's or finer; else a line error that says so.

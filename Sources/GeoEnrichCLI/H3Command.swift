@@ -44,10 +44,7 @@ struct H3Command: ParsableCommand {
             commandName: "cellToLatLng",
             abstract: "Cell to its centre: a cell → `LAT LNG` in degrees (shortest exact decimals, at least 9).", aliases: ["center"])
         func run() throws {
-            try H3LineTool.runCells { cell in
-                let c = cell.center
-                return DecimalFormat.degrees(c.latitude) + " " + DecimalFormat.degrees(c.longitude)
-            }
+            try H3LineTool.runCells { H3LineTool.point($0.center) }
         }
     }
 
@@ -57,10 +54,7 @@ struct H3Command: ParsableCommand {
             commandName: "cellToBoundary",
             abstract: "Cell to its boundary: a cell → `LAT LNG,LAT LNG,...` in degrees, counter-clockwise.", aliases: ["boundary"])
         func run() throws {
-            try H3LineTool.runCells { cell in
-                cell.boundary.map { DecimalFormat.degrees($0.latitude) + " " + DecimalFormat.degrees($0.longitude) }
-                    .joined(separator: ",")
-            }
+            try H3LineTool.runCells { H3LineTool.points($0.boundary) }
         }
     }
 
@@ -146,12 +140,23 @@ enum H3LineTool {
     static func runCells(_ answer: (H3Cell) throws -> String) throws {
         try run { fields in
             guard fields.count == 1 else { throw LineError("expected one H3 cell per line, got \(fields.count) fields") }
-            let cell: H3Cell
-            do { cell = try H3Cell(string: fields[0]) } catch {
-                throw LineError("\(error): '\(fields[0].prefix(40))'")
-            }
-            return try answer(cell)
+            return try answer(cell(fields[0]))
         }
+    }
+
+    /// A cell; the line error quotes the field.
+    static func cell(_ s: Substring) throws -> H3Cell {
+        do { return try H3Cell(string: s) } catch { throw LineError("\(error): '\(s.prefix(40))'") }
+    }
+
+    /// `LAT LNG`, degrees as shortest exact decimals of at least 9 places (how `cellToLatLng` writes a point).
+    static func point(_ p: LatLng) -> String {
+        DecimalFormat.degrees(p.latitude) + " " + DecimalFormat.degrees(p.longitude)
+    }
+
+    /// `LAT LNG,LAT LNG,…`, as `cellToBoundary` writes a line of points.
+    static func points(_ ps: [LatLng]) -> String {
+        ps.map(point).joined(separator: ",")
     }
 
     static func number(_ s: Substring, _ name: String) throws -> Double {
