@@ -180,10 +180,7 @@ extension H3Command {
             try H3LineTool.run { fields in
                 try H3LineTool.expect(fields, 2, "CELL VERTEXNUM")
                 let cell = try H3LineTool.cell(fields[0])
-                guard let number = Int(fields[1]) else {
-                    throw LineError("vertex number is not an integer: '\(fields[1].prefix(40))'")
-                }
-                return try cell.vertex(number: number).description
+                return try cell.vertex(number: H3Options.integer(fields[1], "vertex number")).description
             }
         }
     }
