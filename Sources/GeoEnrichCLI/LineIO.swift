@@ -142,6 +142,15 @@ enum LineTool {
     ///   - answer: the output line for a line's fields; throws when the line has no answer.
     static func run(errorLine: (String) -> String, fastPath: (UnsafeBufferPointer<UInt8>, OutputBuffer) -> Bool = { _, _ in false },
                     _ answer: ([Substring]) throws -> String) throws {
+        try runLines(errorLine: errorLine, fastPath: fastPath) { line in
+            try answer(line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }))
+        }
+    }
+
+    /// The same loop for tools that read a whole line as one value (a GeoJSON geometry): `answer`
+    /// gets the line's text, unsplit.
+    static func runLines(errorLine: (String) -> String, fastPath: (UnsafeBufferPointer<UInt8>, OutputBuffer) -> Bool = { _, _ in false },
+                         _ answer: (String) throws -> String) throws {
         var reader = LineReader(fileDescriptor: STDIN_FILENO)
         let out = OutputBuffer(fileDescriptor: STDOUT_FILENO)
         var lines = 0, failed = 0
@@ -152,9 +161,8 @@ enum LineTool {
                 lines += 1
                 if fastPath(bytes, out) { return }
                 let line = String(decoding: bytes, as: UTF8.self)
-                let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," })
                 do {
-                    out.writeLine(try answer(fields))
+                    out.writeLine(try answer(line))
                 } catch {
                     failed += 1
                     if firstFailure == nil { firstFailure = (lines, "\(error)") }

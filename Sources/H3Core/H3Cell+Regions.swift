@@ -1,0 +1,350 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Polygons to cells (`polygonToCells`, `polygonToCellsExperimental` and their size functions).
+///
+/// H3 4.5.0 has two algorithms, and both are here because each is compared with H3 cell for cell:
+/// - `polygonToCells` (`algos.c`) traces the polygon's loops with cells, then floods inward from
+///   them, keeping each cell whose centre is inside;
+/// - `polygonToCellsExperimental` (`polyfill.c`) walks the whole hierarchy from the 122 base cells,
+///   keeping a coarse cell whole when a box around all its descendants is inside the polygon,
+///   descending where the box meets the polygon's edge, and deciding cells at the target
+///   resolution by the containment mode.
+/// For `center`, both select the cells whose centres are inside; they can differ only where
+/// the trace misses a sliver (see ``polygonToCells(_:resolution:containment:)``).
+extension H3Cell {
+    /// The cells at `resolution` whose centres lie inside `polygon` (H3's `polygonToCells`),
+    /// ascending.
+    ///
+    /// Edges are straight in latitude and longitude (see ``GeoPolygon``); a centre on an edge
+    /// belongs to the polygon on its east or north side, as H3's ray cast decides.
+    ///
+    /// An empty outer loop has no cells (h3-py's answer; H3's own estimate fails on it).
+    ///
+    /// - Throws: ``H3Error/failed`` where H3 fails: a polygon whose box has no width or no
+    ///   height, non-finite coordinates, or more cells than H3's size estimate
+    ///   (``maxPolygonToCellsSize(_:resolution:)``) allows; ``H3Error/latLngDomain`` when a
+    ///   traced point is not finite.
+    /// - Complexity: O(cells inside + cells along the loops), each cell a point-in-polygon test
+    ///   of O(vertices).
+    public static func polygonToCells(_ polygon: GeoPolygon, resolution: H3Resolution) throws(H3Error) -> [H3Cell] {
+        // h3-py answers an empty polygon without calling H3, whose size estimate fails on it
+        guard !polygon.outer.isEmpty else { return [] }
+        var flood = TracedFlood(RadianPolygon(polygon), resolution: resolution.rawValue)
+        return try flood.run().sorted()
+    }
+
+    /// The cells at `resolution` that `containment` admits (H3's `polygonToCellsExperimental`),
+    /// ascending.
+    ///
+    /// - ``ContainmentMode/center``: the cell's centre is inside, as ``polygonToCells(_:resolution:)``
+    ///   decides it. The two agree except where the older function's trace skips a part of the
+    ///   polygon thinner than a cell (H3 says the same of its two functions).
+    /// - ``ContainmentMode/full``: every point of the cell's boundary is inside and no hole
+    ///   touches it.
+    /// - ``ContainmentMode/overlapping``: the centre is inside, or the polygon's first vertex is
+    ///   in the cell, or an edge of the cell crosses an edge of the polygon.
+    /// - ``ContainmentMode/overlappingBoundingBox``: as `overlapping`, or H3's box around the cell
+    ///   and its descendants meets the polygon (a superset, cheaper to decide).
+    ///
+    /// A polygon with an empty outer loop has no cells.
+    ///
+    /// - Complexity: O(output + boundary cells · vertices); coarse cells wholly inside are taken
+    ///   whole, so the interior costs one box test per coarse cell.
+    public static func polygonToCells(_ polygon: GeoPolygon, resolution: H3Resolution,
+                                      containment: ContainmentMode) throws(H3Error) -> [H3Cell] {
+        var out: [H3Cell] = []
+        try HierarchicalFill(RadianPolygon(polygon), resolution: resolution.rawValue, mode: containment).forEachCompactCell { cell in
+            // descendants of a compact cell come out ascending, and the walk visits compact cells
+            // in ascending order of their first descendant, so the output is ascending as it is
+            if cell.resolution == resolution {
+                out.append(cell)
+            } else {
+                out.append(contentsOf: try! cell.children(at: resolution))
+            }
+        }
+        return out
+    }
+
+    /// The cells of ``polygonToCells(_:resolution:containment:)`` compacted: coarser cells where
+    /// all their descendants at `resolution` are in, as the walk finds them (ascending by their
+    /// first descendant). The same set as `compact(polygonToCells(…))` for `center`, `full` and
+    /// `overlapping`, where the walk takes a coarse cell whole only when its box lies inside.
+    public static func polygonToCompactCells(_ polygon: GeoPolygon, resolution: H3Resolution,
+                                             containment: ContainmentMode) throws(H3Error) -> [H3Cell] {
+        var out: [H3Cell] = []
+        try HierarchicalFill(RadianPolygon(polygon), resolution: resolution.rawValue, mode: containment)
+            .forEachCompactCell { out.append($0) }
+        return out
+    }
+
+    /// H3's size estimate for ``polygonToCells(_:resolution:)`` (`maxPolygonToCellsSize`): the
+    /// number of cells of a regular hexagon as small as the resolution's most distorted cell
+    /// that fit the outer loop's box, at least the vertex count, plus 12. H3 fails a polygon
+    /// with more cells than this.
+    ///
+    /// - Throws: ``H3Error/failed`` when the box has no width or height, or a coordinate is not
+    ///   finite.
+    public static func maxPolygonToCellsSize(_ polygon: GeoPolygon, resolution: H3Resolution) throws(H3Error) -> Int64 {
+        try TracedFlood.sizeEstimate(RadianPolygon(polygon), resolution: resolution.rawValue)
+    }
+}
+
+// MARK: - the radians H3's region functions work in
+
+extension H3Cell {
+    /// The centre in radians (`cellToLatLng` before h3-py's conversion to degrees).
+    @inline(__always) var centerRadians: RadianPoint { RadianPoint(faceIJK.vec3(resolution: resolution.rawValue)) }
+
+    /// The boundary in radians (`cellToBoundary`).
+    var boundaryRadianPoints: [RadianPoint] {
+        var out: [RadianPoint] = []
+        out.reserveCapacity(10)
+        boundaryRadians { out.append(RadianPoint($0)) }
+        return out
+    }
+
+    /// The cell holding a point given in radians (`latLngToCell` as the region functions call it,
+    /// without a round trip through degrees).
+    @inline(__always) static func containing(_ p: RadianPoint, resolution res: Int) throws(H3Error) -> H3Cell {
+        guard p.lat.isFinite && p.lng.isFinite else { throw .latLngDomain }
+        let index = H3Cell.index(of: FaceIJK(Vec3(latitudeRadians: p.lat, longitudeRadians: p.lng), resolution: res), resolution: res)
+        guard index != 0 else { throw .latLngDomain }
+        return H3Cell(unchecked: index)
+    }
+
+    /// The distance from the centre of the resolution's first pentagon to its first vertex, in
+    /// km (`_hexRadiusKm`): the size of the smallest cells, which H3's estimates divide by.
+    static func pentagonRadiusKilometers(resolution res: Int) -> Double {
+        let pentagon = pentagons(at: H3Resolution(unchecked: res))[0]
+        let c = pentagon.centerRadians, v = pentagon.boundaryRadianPoints[0]
+        return GreatCircle.distanceRadians((c.lat, c.lng), (v.lat, v.lng)) * GreatCircle.earthRadiusKilometers
+    }
+}
+
+// MARK: - polygonToCells: trace the loops, flood inward (algos.c)
+
+/// The state of one `polygonToCells` run. H3 keeps its cells in open-addressing tables sized by
+/// its estimate and fails when one would overflow; the sets here are unbounded, so the same
+/// limits are checked by count where H3 would hit them.
+private struct TracedFlood {
+    let polygon: RadianPolygon
+    let res: Int
+
+    init(_ polygon: RadianPolygon, resolution: Int) {
+        self.polygon = polygon
+        self.res = resolution
+    }
+
+    /// `maxPolygonToCellsSize`.
+    static func sizeEstimate(_ polygon: RadianPolygon, resolution res: Int) throws(H3Error) -> Int64 {
+        var estimate = try boxEstimate(polygon.box, resolution: res)
+        let vertices = polygon.loops.reduce(0) { $0 + $1.count }
+        if estimate < Int64(vertices) { estimate = Int64(vertices) }
+        return estimate + 12  // POLYGON_TO_CELLS_BUFFER
+    }
+
+    /// `bboxHexEstimate`: the box's diagonal squared over its aspect ratio (at most 3), divided
+    /// by the area of a regular hexagon of the pentagon's radius, shrunk by 20 %.
+    static func boxEstimate(_ box: BoundingBox, resolution res: Int) throws(H3Error) -> Int64 {
+        let radius = H3Cell.pentagonRadiusKilometers(resolution: res)
+        let pentagonArea = 0.8 * (2.59807621135 * radius * radius)
+        let d = GreatCircle.distanceRadians((box.north, box.east), (box.south, box.west)) * GreatCircle.earthRadiusKilometers
+        let lngDiff = abs(box.east - box.west)
+        let latDiff = abs(box.north - box.south)
+        if lngDiff == 0 || latDiff == 0 { throw .failed }
+        let length = max(lngDiff, latDiff), width = min(lngDiff, latDiff)
+        let a = d * d / min(3.0, length / width)
+        let estimate = (a / pentagonArea).rounded(.up)
+        guard estimate.isFinite else { throw .failed }
+        return max(1, Int64(estimate))
+    }
+
+    mutating func run() throws(H3Error) -> [H3Cell] {
+        let capacity = try Self.sizeEstimate(polygon, resolution: res)
+        let radius = H3Cell.pentagonRadiusKilometers(resolution: res)
+
+        // 1–2: the cells along every loop (outer and holes) start the search; H3 fails when
+        // there are more of them than its estimate
+        var traced = Set<H3Cell>()
+        var search: [H3Cell] = []
+        for loop in polygon.loops {
+            for i in loop.indices {
+                let from = loop[i], to = loop[i + 1 == loop.count ? 0 : i + 1]
+                let d = GreatCircle.distanceRadians((from.lat, from.lng), (to.lat, to.lng)) * GreatCircle.earthRadiusKilometers
+                let steps = (d / (2 * radius)).rounded(.up)
+                guard steps.isFinite else { throw .failed }
+                let n = max(1, Int64(steps))
+                let inverse = 1.0 / Double(n)
+                for j in 0..<n {
+                    // H3's interpolation, operation for operation: a different rounding would
+                    // trace a different cell now and then
+                    let p = RadianPoint(
+                        lat: from.lat * Double(n - j) * inverse + to.lat * Double(j) * inverse,
+                        lng: from.lng * Double(n - j) * inverse + to.lng * Double(j) * inverse)
+                    let cell = try H3Cell.containing(p, resolution: res)
+                    if traced.contains(cell) { continue }
+                    if Int64(traced.count) >= capacity { throw .failed }
+                    traced.insert(cell)
+                    search.append(cell)
+                }
+            }
+        }
+
+        // 4: flood: test every neighbour of the last round's cells (and the cells themselves);
+        // those whose centre is inside are kept and searched from next
+        var found = Set<H3Cell>()
+        var order: [H3Cell] = []
+        while !search.isEmpty {
+            var next: [H3Cell] = []
+            for cell in search {
+                for neighbor in try! cell.gridDisk(k: 1) {
+                    if found.contains(neighbor) { continue }
+                    // H3 looks the cell up in its full table before testing it, and fails there
+                    if Int64(found.count) >= capacity { throw .failed }
+                    guard polygon.contains(neighbor.centerRadians) else { continue }
+                    found.insert(neighbor)
+                    order.append(neighbor)
+                    next.append(neighbor)
+                }
+            }
+            search = next
+        }
+        return order
+    }
+}
+
+// MARK: - polygonToCellsExperimental: the hierarchical walk (polyfill.c)
+
+/// The walk over the global hierarchy of `iterStepPolygonCompact`.
+private struct HierarchicalFill {
+    let polygon: RadianPolygon
+    let res: Int
+    let mode: ContainmentMode
+
+    /// How much a cell's box is grown to hold the cell (`CELL_SCALE_FACTOR`) or all its
+    /// descendants (`CHILD_SCALE_FACTOR`); H3 found both by exhaustive tests.
+    static let cellScale = 1.1
+    static let childScale = 1.4
+
+    init(_ polygon: RadianPolygon, resolution: Int, mode: ContainmentMode) {
+        self.polygon = polygon
+        self.res = resolution
+        self.mode = mode
+    }
+
+    /// Calls `body` with each compact cell in the walk's order.
+    func forEachCompactCell(_ body: (H3Cell) throws(H3Error) -> Void) throws(H3Error) {
+        guard !polygon.outer.isEmpty else { return }
+        var next: UInt64? = H3Cell.resolution0Cells[0].rawValue
+        while let h = next {
+            let cell = H3Cell(unchecked: h)
+            let cellRes = cell.resolution.rawValue
+            if cellRes == res, try admits(cell) {
+                try body(cell)
+                next = Self.successor(h)
+                continue
+            }
+            if cellRes < res {
+                let box = Self.box(of: cell, coveringChildren: true)
+                if polygon.box.overlaps(box) {
+                    // all descendants are in when the box around them is inside the polygon
+                    if polygon.box.contains(box) && polygon.containsBoundary(box.corners, box: box) {
+                        try body(cell)
+                        next = Self.successor(h)
+                        continue
+                    }
+                    next = try! cell.centerChild(at: H3Resolution(unchecked: cellRes + 1)).rawValue
+                    continue
+                }
+            }
+            next = Self.successor(h)
+        }
+    }
+
+    /// The fine test at the target resolution, by mode.
+    private func admits(_ cell: H3Cell) throws(H3Error) -> Bool {
+        if mode != .full, polygon.contains(cell.centerRadians) { return true }
+        if mode == .overlapping || mode == .overlappingBoundingBox {
+            // the polygon may lie wholly inside the cell: its first vertex would be in it
+            let first = polygon.outer[0]
+            if BoundingBox.validRange.contains(first),
+               try H3Cell.containing(first, resolution: res) == cell {
+                return true
+            }
+        }
+        if mode != .center {
+            let boundary = cell.boundaryRadianPoints
+            let box = Self.box(of: cell, coveringChildren: false)
+            if mode == .full || mode == .overlappingBoundingBox {
+                if polygon.containsBoundary(boundary, box: box) { return true }
+            }
+            if mode == .overlapping || mode == .overlappingBoundingBox {
+                // a cell that passed none of the tests above can only meet the polygon at an edge
+                if polygon.crosses(boundary, box: box) { return true }
+            }
+        }
+        if mode == .overlappingBoundingBox {
+            let box = Self.box(of: cell, coveringChildren: true)
+            if polygon.box.overlaps(box) {
+                let corners = box.corners
+                if box.contains(polygon.box) || polygon.contains(corners[0]) || polygon.crosses(corners, box: box) {
+                    return true
+                }
+            }
+        }
+        return false
+    }
+
+    /// A box around the cell, or around all its descendants (`cellToBBox`): the resolution's
+    /// longest edge around the centre, widened by 1/cos(latitude), then grown; a box that
+    /// reaches a pole takes in every longitude.
+    static func box(of cell: H3Cell, coveringChildren: Bool) -> BoundingBox {
+        let res = cell.resolution.rawValue
+        var box: BoundingBox
+        if res == 0 {
+            box = PolyfillTables.resolution0Boxes[cell.baseCellNumber]
+        } else {
+            let c = cell.centerRadians
+            let edge = PolyfillTables.maxEdgeLengthRadians[res]
+            let lngRatio = 1 / cos(c.lat)
+            box = BoundingBox(north: c.lat + edge, south: c.lat - edge,
+                              east: c.lng + edge * lngRatio, west: c.lng - edge * lngRatio)
+        }
+        box.scale(by: coveringChildren ? childScale : cellScale)
+        if cell.rawValue == PolyfillTables.northPoleCells[res] { box.north = H3Constants.m_pi_2 }
+        if cell.rawValue == PolyfillTables.southPoleCells[res] { box.south = -H3Constants.m_pi_2 }
+        if box.north == H3Constants.m_pi_2 || box.south == -H3Constants.m_pi_2 {
+            box.east = H3Constants.m_pi
+            box.west = -H3Constants.m_pi
+        }
+        return box
+    }
+
+    /// The next cell of the walk after `h` and its descendants: the next sibling (a pentagon's
+    /// children skip the deleted digit 1), else the parent's next sibling, up to the next base
+    /// cell; `nil` after the last (`nextCell`).
+    static func successor(_ start: UInt64) -> UInt64? {
+        var h = start
+        var res = H3IndexBits.resolution(h)
+        while true {
+            if res == 0 {
+                let base = H3IndexBits.baseCell(h) + 1
+                return base < BaseCells.count ? H3Cell.resolution0Cells[base].rawValue : nil
+            }
+            let parent = H3IndexBits.setDigit(H3IndexBits.setResolution(h, res - 1), res, Direction(unchecked: 7))
+            let digit = H3IndexBits.digit(h, res).rawValue
+            if digit < 6 {
+                let skip: UInt8 = H3Cell(unchecked: parent).isPentagon && digit == 0 ? 2 : 1
+                return H3IndexBits.setDigit(h, res, Direction(unchecked: digit + skip))
+            }
+            res -= 1
+            h = parent
+        }
+    }
+}
