@@ -19,7 +19,9 @@ them through `geo-enrich h3 ...` and compares every answer exactly with h3-py:
             (for an invalid value, {"valid":false,...} or `error: ...`)
 
 and the directed edge and vertex tools named as H3's C functions (areNeighborCells ...
-isValidVertex; see scripts/geoenrich_tools/h3_edges_check.py).
+isValidVertex; see scripts/geoenrich_tools/h3_edges_check.py), the grid tools
+(geoenrich_tools/h3_grid_check.py) and polygonToCells in its five ways
+(geoenrich_tools/h3_regions_check.py).
 
 Floats in the CLI output are parsed with float() and must equal h3's bit for bit.
 The seed is printed; pass it back with --seed to replay a failure.
@@ -37,6 +39,7 @@ import sys
 import time
 
 from geoenrich_tools import h3_grid_check  # noqa: E402
+from geoenrich_tools import h3_regions_check  # noqa: E402
 from geoenrich_tools import h3_inspection_check  # noqa: E402
 from geoenrich_tools import h3_edges_check
 from geoenrich_tools import h3_testpoints as tp
@@ -440,6 +443,13 @@ def main():
     # traversal and local IJ: distances, paths, rings, the gridDisk variants
     t0 = time.monotonic()
     for chk in h3_grid_check.checks(args.bin, rng, cells, hard, seed, args.timeout, run_cli, Check):
+        chk.seconds = time.monotonic() - t0
+        t0 = time.monotonic()
+        checks.append(chk)
+
+    # polygons to cells: H3's polygonToCells and the experimental walk in its four modes
+    t0 = time.monotonic()
+    for chk in h3_regions_check.checks(args.bin, rng, cells, hard, seed, args.timeout, run_cli, Check):
         chk.seconds = time.monotonic() - t0
         t0 = time.monotonic()
         checks.append(chk)
