@@ -171,8 +171,8 @@ private struct TracedFlood {
 
         // 1–2: the cells along every loop (outer and holes) start the search; H3 fails when
         // there are more of them than its estimate
-        var traced = Set<H3Cell>()
-        var search: [H3Cell] = []
+        var traced = IndexSet64()
+        var search: [UInt64] = []
         for loop in polygon.loops {
             for i in loop.indices {
                 let from = loop[i], to = loop[i + 1 == loop.count ? 0 : i + 1]
@@ -187,7 +187,7 @@ private struct TracedFlood {
                     let p = RadianPoint(
                         lat: from.lat * Double(n - j) * inverse + to.lat * Double(j) * inverse,
                         lng: from.lng * Double(n - j) * inverse + to.lng * Double(j) * inverse)
-                    let cell = try H3Cell.containing(p, resolution: res)
+                    let cell = try H3Cell.containing(p, resolution: res).rawValue
                     if traced.contains(cell) { continue }
                     if Int64(traced.count) >= capacity { throw .failed }
                     traced.insert(cell)
@@ -196,26 +196,78 @@ private struct TracedFlood {
             }
         }
 
-        // 4: flood: test every neighbour of the last round's cells (and the cells themselves);
-        // those whose centre is inside are kept and searched from next
-        var found = Set<H3Cell>()
+        // 4: flood: test every cell of the one-ring (the cell and its neighbours, in gridDisk's
+        // order) of the last round's cells; those whose centre is inside are kept and searched
+        // from next
+        var found = IndexSet64()
         var order: [H3Cell] = []
+        var next: [UInt64] = []
+        var ring: [UInt64] = []
+        ring.reserveCapacity(7)
         while !search.isEmpty {
-            var next: [H3Cell] = []
-            for cell in search {
-                for neighbor in try! cell.gridDisk(k: 1) {
+            for h in search {
+                ring.removeAll(keepingCapacity: true)
+                do {
+                    try GridTraversal.spiral(h, k: 1) { ring.append($0) }
+                } catch {
+                    // by a pentagon: gridDisk's fallback, in its order
+                    ring = try! H3Cell(unchecked: h).gridDisk(k: 1).map(\.rawValue)
+                }
+                for neighbor in ring {
                     if found.contains(neighbor) { continue }
                     // H3 looks the cell up in its full table before testing it, and fails there
                     if Int64(found.count) >= capacity { throw .failed }
-                    guard polygon.contains(neighbor.centerRadians) else { continue }
+                    let cell = H3Cell(unchecked: neighbor)
+                    guard polygon.contains(cell.centerRadians) else { continue }
                     found.insert(neighbor)
-                    order.append(neighbor)
+                    order.append(cell)
                     next.append(neighbor)
                 }
             }
-            search = next
+            swap(&search, &next)
+            next.removeAll(keepingCapacity: true)
         }
         return order
+    }
+}
+
+/// A set of non-zero 64-bit indexes: open addressing with linear probing, a power-of-two table
+/// kept at most half full, a multiplicative hash. The flood above asks it about every cell of
+/// every one-ring; Swift's `Set` spent a tenth of the run in `Hasher` there (perf, res 11).
+struct IndexSet64 {
+    private var slots = [UInt64](repeating: 0, count: 64)
+    private var shift: UInt64 = 58  // 64 − log2(slots.count)
+    private(set) var count = 0
+
+    @inline(__always) private func slot(_ h: UInt64) -> Int { Int(truncatingIfNeeded: (h &* 0x9E37_79B9_7F4A_7C15) >> shift) }
+
+    @inline(__always) func contains(_ h: UInt64) -> Bool {
+        var i = slot(h)
+        let mask = slots.count - 1
+        while true {
+            let v = slots[i]
+            if v == h { return true }
+            if v == 0 { return false }
+            i = (i + 1) & mask
+        }
+    }
+
+    /// Inserts `h` (non-zero), which is not in the set.
+    @inline(__always) mutating func insert(_ h: UInt64) {
+        if (count + 1) * 2 > slots.count { grow() }
+        var i = slot(h)
+        let mask = slots.count - 1
+        while slots[i] != 0 { i = (i + 1) & mask }
+        slots[i] = h
+        count += 1
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = [UInt64](repeating: 0, count: old.count * 2)
+        shift -= 1
+        count = 0
+        for h in old where h != 0 { insert(h) }
     }
 }
 

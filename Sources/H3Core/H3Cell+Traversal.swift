@@ -153,8 +153,16 @@ enum GridTraversal {
     static func diskSpiral(_ start: UInt64, k: Int, capacity: Int) throws(H3Error) -> [UInt64] {
         var out: [UInt64] = []
         out.reserveCapacity(capacity)
+        try spiral(start, k: k) { out.append($0) }
+        return out
+    }
+
+    /// The cells of the spiral in order, the origin first, to `emit` (no array: polygonToCells
+    /// walks the one-ring of every cell it finds). When it throws, some cells have been emitted.
+    @inline(__always)
+    static func spiral(_ start: UInt64, k: Int, _ emit: (UInt64) -> Void) throws(H3Error) {
         var origin = start
-        out.append(origin)
+        emit(origin)
         if isPentagon(origin) { throw .pentagon }
         var ring = 1
         var direction = 0
@@ -166,7 +174,7 @@ enum GridTraversal {
                 if isPentagon(origin) { throw .pentagon }
             }
             origin = try step(origin, directions[direction], rotations: &rotations)
-            out.append(origin)
+            emit(origin)
             i += 1
             if i == ring {
                 i = 0
@@ -176,9 +184,7 @@ enum GridTraversal {
                     ring += 1
                 }
             }
-            if isPentagon(origin) { throw .pentagon }
         }
-        return out
     }
 
     /// The recursive fallback (`_gridDiskDistancesInternal`): `slots` is an open-addressing
