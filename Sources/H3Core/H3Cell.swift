@@ -73,6 +73,15 @@
 /// | `gridDisksUnsafe`   | ``gridDisksUnsafe(_:k:)``         |
 /// | `maxGridDiskSize`   | ``maxGridDiskSize(k:)``           |
 /// | `maxGridRingSize`   | ``maxGridRingSize(k:)``           |
+///
+/// Regions (a ``GeoPolygon`` is an outer ring and holes in degrees):
+///
+/// | H3 C API                     | geo-enrich                                   |
+/// |------------------------------|----------------------------------------------|
+/// | `polygonToCells`             | ``polygonToCells(_:resolution:)``            |
+/// | `polygonToCellsExperimental` | ``polygonToCells(_:resolution:containment:)`` (a ``ContainmentMode``) |
+/// | `maxPolygonToCellsSize`      | ``maxPolygonToCellsSize(_:resolution:)``     |
+/// | (the walk's compact cells)   | ``polygonToCompactCells(_:resolution:containment:)`` |
 public struct H3Cell: RawRepresentable, Hashable, Comparable, Sendable {
     /// The 64-bit H3 index.
     public let rawValue: UInt64
