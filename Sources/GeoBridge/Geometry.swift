@@ -10,7 +10,7 @@ public final class Geometry {
     /// The owned `GEOSGeometry *`.
     let pointer: OpaquePointer
 
-    private init(context: GEOSContext, pointer: OpaquePointer) {
+    init(context: GEOSContext, pointer: OpaquePointer) {
         self.context = context
         self.pointer = pointer
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import GeoEnrichOptions
+import GeoBridge
 import GeoLookup
 
 #if canImport(Glibc)
@@ -34,6 +35,11 @@ struct LookupCommand: ParsableCommand {
     @Flag(name: .customLong("timezone"), help: "Also answer each point's IANA time zone, as PyPI timezonefinder 9.0.0 does (reads data/timezones.bin).")
     var timeZone = false
 
+    @Option(name: .customLong("geofences"), help: ArgumentHelp(
+        "Also answer which fences of a GeoJSON fence file hold each point (contract rule 11): \"geofences\":[ids] last.",
+        valueName: "file"))
+    var geofences: String?
+
     func validate() throws {
         guard postalMaxDistance.isFinite, postalMaxDistance >= 0 else {
             throw ValidationError("--postal-max-distance must be a non-negative number of metres")
@@ -51,9 +57,25 @@ struct LookupCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let locator = try lookup.makeLocator()
+        var fences: GeofenceLocator? = nil
+        if let geofences {
+            do {
+                fences = try GeofenceSet(contentsOf: geofences).makeLocator()
+            } catch {
+                StandardError.line("geo-enrich: \(error)")
+                throw ExitCode(1)
+            }
+        }
+        /// The object, with the fences holding the point as its last key when asked.
+        func answer(_ lat: Double, _ lng: Double) -> String {
+            let object = LookupJSON.object(locator.locate(latitude: lat, longitude: lng))
+            guard let fences else { return object }
+            let ids = fences.ids(containing: GeoPoint(latitude: lat, longitude: lng)).map(JSONString.quoted).joined(separator: ",")
+            return object.dropLast() + (object == "{}" ? "" : ",") + "\"geofences\":[" + ids + "]}"
+        }
         // the common line (two plain decimals in range) is read and answered without strings
         let fastPath = { (line: UnsafeBufferPointer<UInt8>, out: OutputBuffer) -> Bool in
-            guard let (lat, lng) = CoordinateText.pair(line), abs(lat) <= 90, abs(lng) <= 180 else { return false }
+            guard fences == nil, let (lat, lng) = CoordinateText.pair(line), abs(lat) <= 90, abs(lng) <= 180 else { return false }
             LookupJSON.write(locator.locate(latitude: lat, longitude: lng), to: out)
             return true
         }
@@ -64,7 +86,7 @@ struct LookupCommand: ParsableCommand {
             guard lat.isFinite, lng.isFinite, abs(lat) <= 90, abs(lng) <= 180 else {
                 throw LineError("latitude must be in [-90, 90] and longitude in [-180, 180]")
             }
-            return LookupJSON.object(locator.locate(latitude: lat, longitude: lng))
+            return answer(lat, lng)
         }
     }
 }
