@@ -63,6 +63,10 @@ python3 scripts/ci/timezone_diffcheck.py --bin "$bin" --strict
 # enrich --timezone: each fix's zone against timezonefinder and its utc_offset_s against Python's
 # zoneinfo, on fresh fixes one millisecond either side of offset changes and at any time
 python3 scripts/ci/utc_offset_check.py --bin "$bin"
+# geofence membership (lookup --geofences, contract rule 11) against shapely's covers and pyproj's
+# geodesic on fresh fences and points (edges, corners, grid lines, radii ± 1e-7), and broken
+# fence files refused naming the feature
+python3 scripts/ci/geofence_check.py --bin "$bin"
 # damaged data files (random bytes, checksum made good) are refused at open or still answer: never a crash
 python3 scripts/ci/data_fuzz.py --bin "$bin" --runs 150
 # outputs that name an input or each other, unusable push URLs and keys: refused before any

@@ -10,13 +10,20 @@ import GeoMath
 
 /// The index that decides most membership questions of a ``GeofenceSet`` without geometry.
 ///
-/// Each fence is laid on a grid of square cells 2^-k degrees on a side, k chosen so that its box
-/// spans at most 8 cells each way (`cellsAcross`), and each cell its box meets is marked:
+/// Each fence is laid on a grid of square cells 2^-k degrees on a side and each cell its box
+/// meets is marked:
 /// *inside* (every point of the closed cell is in the fence) or *edge* (the fence's boundary
 /// may pass through it); cells wholly outside are left out. A point finds its cell at each level
 /// in use by `floor(coordinate · 2^k)`, which is exact (a power-of-two scale and a floor), so the
 /// cell found always holds the point, even on a grid line; an inside mark answers at once and an
 /// edge mark leaves the point to the exact test (``GeofenceLocator``).
+///
+/// One level serves most fences: the one at which the median fence spans 8 cells. A fence that
+/// would span more than 32 cells there takes the finest level at which it spans 32 or fewer, so a
+/// few coarser levels serve the large ones. A point costs one table probe per level in use (a
+/// cache miss each, in a table of megabytes), so few levels matter more than few marks: with a
+/// level per fence size (8 cells across each), 20,000 city fences used 7 levels and a point cost
+/// about 2 µs, most of it in the probes' misses.
 ///
 /// Why not H3 (issue 20's polygonToCells, item 5): rule 11 puts polygon membership in the plane
 /// of longitude and latitude (GEOS `covers`), where a power-of-two grid's cells are exact closed
@@ -27,9 +34,9 @@ import GeoMath
 /// `margin` of it and its centre is inside, so floating-point rounding in the marking (about
 /// 1e-13 degrees) can never mark wrongly; circles are marked from distances with
 /// ``LocalDistance``'s error bound added.
-struct GeofenceGrid: Sendable {
-    /// Cells a fence's box spans, at most, each way.
-    static let cellsAcross = 8.0
+final class GeofenceGrid: Sendable {
+    /// Cells the median fence spans each way, and the most any fence may span on its level.
+    static let medianAcross = 8.0, mostAcross = 16.0
     /// The coarsest and finest levels (a cell of 256° and of 2^-20° ≈ 11 cm).
     static let coarsest = -8, finest = 20
     /// Degrees by which marking keeps away from a fence's edges (≈ 0.1 mm).
@@ -37,10 +44,14 @@ struct GeofenceGrid: Sendable {
 
     /// The levels in use, ascending.
     let levels: [Int]
-    /// Open-addressing table of cell keys (0 = empty) and, beside each, where its marks are.
-    private let keys: [UInt64]
-    private let starts: [UInt32]
-    private let counts: [UInt32]
+    /// Open-addressing table of cell keys (0 = empty), each with where its marks are: one
+    /// 16-byte slot, so a probe touches one cache line.
+    private struct Slot {
+        var key: UInt64 = 0
+        var start: UInt32 = 0
+        var count: UInt32 = 0
+    }
+    private let slots: [Slot]
     /// Marks: fence number << 1 | 1 when the cell is inside the fence, | 0 for an edge cell.
     private let marks: [UInt32]
     private let shift: UInt64
@@ -49,17 +60,20 @@ struct GeofenceGrid: Sendable {
     @inline(__always)
     func forEachMark(level k: Int, latitude: Double, longitude: Double, _ body: (UInt32) -> Void) {
         let key = Self.key(level: k, x: Self.cellIndex(longitude, k), y: Self.cellIndex(latitude, k))
-        let mask = keys.count - 1
-        var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
-        while true {
-            let found = keys[i]
-            if found == key {
-                let start = Int(starts[i])
-                for j in start..<start + Int(counts[i]) { body(marks[j]) }
-                return
+        slots.withUnsafeBufferPointer { slots in
+            let mask = slots.count - 1
+            var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+            while true {
+                let slot = slots[i]
+                if slot.key == key {
+                    marks.withUnsafeBufferPointer { marks in
+                        for j in Int(slot.start)..<Int(slot.start) + Int(slot.count) { body(marks[j]) }
+                    }
+                    return
+                }
+                if slot.key == 0 { return }
+                i = (i + 1) & mask
             }
-            if found == 0 { return }
-            i = (i + 1) & mask
         }
     }
 
@@ -79,68 +93,101 @@ struct GeofenceGrid: Sendable {
         return level << 57 | ux << 28 | uy
     }
 
-    /// The level at which a box `width` × `height` degrees spans at most `cellsAcross` cells.
-    static func level(width: Double, height: Double) -> Int {
-        let span = max(width, height)
+    /// The finest level at which `span` degrees covers at most `across` cells.
+    static func level(span: Double, across: Double) -> Int {
         guard span > 0 else { return finest }
-        let k = Int((cellsAcross / span).log2Ceiling)
+        let k = Int((across / span).log2Ceiling)
         return min(finest, max(coarsest, k))
+    }
+
+    /// A fence's box in degrees (a circle's generously, see ``circleBox(center:radius:)``).
+    static func box(of fence: Geofence) -> (west: Double, east: Double, south: Double, north: Double) {
+        switch fence.shape {
+        case .circle(let center, let radius):
+            return circleBox(center: center, radius: radius)
+        case .polygons(let polygons):
+            var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
+            for rings in polygons { for p in rings[0] {
+                minX = min(minX, p.longitude); maxX = max(maxX, p.longitude)
+                minY = min(minY, p.latitude); maxY = max(maxY, p.latitude)
+            } }
+            return (minX, maxX, minY, maxY)
+        }
+    }
+
+    /// A circle's box: a degree of latitude is at least 110,574 m, of longitude at least
+    /// 111,320 m · cos(latitude) at the box's edge nearest a pole; 1 % more. Longitudes may pass
+    /// ±180° (the marking wraps them); a box reaching 89.9° takes every longitude.
+    static func circleBox(center: GeoPoint, radius: Double) -> (west: Double, east: Double, south: Double, north: Double) {
+        let dLat = radius / 110_574 * 1.01 + 1e-9
+        let south = center.latitude - dLat, north = center.latitude + dLat
+        let polar = max(abs(south), abs(north))
+        var dLng = 360.0
+        if polar < 89.9 {
+            dLng = min(360, radius / (111_320 * cos(polar * .pi / 180)) * 1.01 + 1e-9)
+        }
+        if dLng >= 180 { return (-180, 180, south, north) }
+        return (center.longitude - dLng, center.longitude + dLng, south, north)
     }
 
     // MARK: building
 
     /// Marks every fence's cells.
     init(fences: [Geofence]) {
-        var byKey: [UInt64: [UInt32]] = [:]
+        let boxes = fences.map(Self.box(of:))
+        let spans = boxes.map { max($0.east - $0.west, $0.north - $0.south) }.sorted()
+        let common = spans.isEmpty ? Self.finest : Self.level(span: spans[spans.count / 2], across: Self.medianAcross)
+        // (key, mark) pairs, sorted by key below: one array, no dictionary of arrays (which cost
+        // an allocation a cell and most of the build time)
+        var pairs: [(key: UInt64, mark: UInt32)] = []
         var levelSet = Set<Int>()
+        var seen = Set<UInt64>()
         for (n, fence) in fences.enumerated() {
             let number = UInt32(n)
-            let k: Int
+            let box = boxes[n]
+            let k = min(common, Self.level(span: max(box.east - box.west, box.north - box.south), across: Self.mostAcross))
             switch fence.shape {
             case .polygons(let polygons):
-                k = Self.markPolygon(polygons) { key, inside in byKey[key, default: []].append(number << 1 | (inside ? 1 : 0)) }
+                Self.markPolygon(polygons, box: box, level: k) { key, inside in pairs.append((key, number << 1 | (inside ? 1 : 0))) }
             case .circle(let center, let radius):
-                k = Self.markCircle(center: center, radius: radius) { key, inside in byKey[key, default: []].append(number << 1 | (inside ? 1 : 0)) }
+                seen.removeAll(keepingCapacity: true)
+                Self.markCircle(center: center, radius: radius, box: box, level: k) { key, inside in
+                    if seen.insert(key).inserted { pairs.append((key, number << 1 | (inside ? 1 : 0))) }
+                }
             }
             levelSet.insert(k)
         }
+        pairs.sort { $0.key < $1.key || ($0.key == $1.key && $0.mark < $1.mark) }
         levels = levelSet.sorted()
+        var distinct = 0
+        for i in pairs.indices where i == 0 || pairs[i].key != pairs[i - 1].key { distinct += 1 }
         var size = 64
-        while size < byKey.count * 2 { size *= 2 }
-        var keys = [UInt64](repeating: 0, count: size)
-        var starts = [UInt32](repeating: 0, count: size)
-        var counts = [UInt32](repeating: 0, count: size)
-        var marks: [UInt32] = []
-        marks.reserveCapacity(byKey.values.reduce(0) { $0 + $1.count })
+        while size < distinct * 2 { size *= 2 }
+        var slots = [Slot](repeating: Slot(), count: size)
         let shift = UInt64(64 - size.trailingZeroBitCount)
-        for (key, list) in byKey {
-            var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
-            while keys[i] != 0 { i = (i + 1) & (size - 1) }
-            keys[i] = key
-            starts[i] = UInt32(marks.count)
-            counts[i] = UInt32(list.count)
-            marks += list
+        var i = 0
+        while i < pairs.count {
+            var j = i + 1
+            while j < pairs.count && pairs[j].key == pairs[i].key { j += 1 }
+            var at = Int(truncatingIfNeeded: (pairs[i].key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+            while slots[at].key != 0 { at = (at + 1) & (size - 1) }
+            slots[at] = Slot(key: pairs[i].key, start: UInt32(i), count: UInt32(j - i))
+            i = j
         }
-        self.keys = keys
-        self.starts = starts
-        self.counts = counts
-        self.marks = marks
+        self.slots = slots
+        self.marks = pairs.map(\.mark)
         self.shift = shift
     }
 
     /// Bytes the index holds.
-    var bytes: Int { keys.count * 16 + marks.count * 4 + levels.count * 8 }
+    var bytes: Int { slots.count * MemoryLayout<Slot>.stride + marks.count * 4 + levels.count * 8 }
 
-    /// Marks a polygon fence's cells; returns its level. Edge cells: every cell within `margin`
+    /// Marks a polygon fence's cells at level `k`. Edge cells: every cell within `margin`
     /// of an edge, found row by row along each edge. Inside cells: the rest whose centre is
     /// inside by the even-odd rule over all rings (a valid multipolygon's rings never cross).
-    private static func markPolygon(_ polygons: [[[GeoPoint]]], _ mark: (UInt64, Bool) -> Void) -> Int {
-        var minX = Double.infinity, maxX = -Double.infinity, minY = Double.infinity, maxY = -Double.infinity
-        for rings in polygons { for p in rings[0] {
-            minX = min(minX, p.longitude); maxX = max(maxX, p.longitude)
-            minY = min(minY, p.latitude); maxY = max(maxY, p.latitude)
-        } }
-        let k = level(width: maxX - minX, height: maxY - minY)
+    private static func markPolygon(_ polygons: [[[GeoPoint]]], box: (west: Double, east: Double, south: Double, north: Double),
+                                    level k: Int, _ mark: (UInt64, Bool) -> Void) {
+        let (minX, maxX, minY, maxY) = box
         let scale = Double(sign: .plus, exponent: k, significand: 1)
         let size = 1 / scale
         let x0 = cellIndex(minX - margin, k), x1 = cellIndex(maxX + margin, k)
@@ -185,27 +232,18 @@ struct GeofenceGrid: Sendable {
                 mark(key(level: k, x: x0 + Int64(c), y: y0 + Int64(r)), !isEdge)
             }
         }
-        return k
     }
 
-    /// Marks a circle fence's cells; returns its level. A cell is inside when its farthest point
+    /// Marks a circle fence's cells at level `k`. A cell is inside when its farthest point
     /// is surely within the radius, outside when its nearest surely beyond, else an edge cell;
     /// where ``LocalDistance`` does not hold (beyond ±84° or 15 km) every cell is an edge cell.
-    /// Columns past ±180° wrap, and the column at exactly 180° is marked with the one at −180°.
-    private static func markCircle(center: GeoPoint, radius: Double, _ mark: (UInt64, Bool) -> Void) -> Int {
-        // the box, generously: a degree of latitude is at least 110,574 m, of longitude at least
-        // 111,320 m · cos(latitude) at the box's edge nearest a pole
-        let dLat = radius / 110_574 * 1.01 + 1e-9
-        let south = center.latitude - dLat, north = center.latitude + dLat
+    /// Columns past ±180° wrap, and the column at exactly 180° is marked with the one at −180°;
+    /// a cell can be marked twice (the caller keeps the first).
+    private static func markCircle(center: GeoPoint, radius: Double, box: (west: Double, east: Double, south: Double, north: Double),
+                                   level k: Int, _ mark: (UInt64, Bool) -> Void) {
+        var (west, east) = (box.west, box.east)
+        let (south, north) = (box.south, box.north)
         let polar = max(abs(south), abs(north))
-        var dLng = 360.0
-        if polar < 89.9 {
-            let c = cos(polar * .pi / 180)
-            dLng = min(360, radius / (111_320 * c) * 1.01 + 1e-9)
-        }
-        var west = dLng >= 180 ? -180 : center.longitude - dLng
-        var east = dLng >= 180 ? 180 : center.longitude + dLng
-        let k = level(width: east - west, height: north - south)
         // at k < −3 a turn is not a whole number of columns: take every longitude, unwrapped
         if k < -3 {
             west = -180
@@ -218,7 +256,6 @@ struct GeofenceGrid: Sendable {
         let x0 = cellIndex(west, k), x1 = cellIndex(east, k)
         let y0 = cellIndex(max(-90, south), k), y1 = cellIndex(min(90, north), k)
         let local = LocalDistance.Point(latitude: center.latitude, longitude: center.longitude)
-        var marked = Set<UInt64>()
         for y in y0...y1 {
             for x in x0...x1 {
                 var inside = false
@@ -226,10 +263,12 @@ struct GeofenceGrid: Sendable {
                     let lat0 = Double(y) * size, lng0 = Double(x) * size
                     let midLat = lat0 + size / 2, midLng = lng0 + size / 2
                     let d = LocalDistance.metres(from: local, lat2: midLat, lng2: midLng)
-                    var half = 0.0
-                    for (la, lo) in [(lat0, lng0), (lat0, lng0 + size), (lat0 + size, lng0), (lat0 + size, lng0 + size)] {
-                        half = max(half, LocalDistance.metres(lat1: midLat, lng1: midLng, lat2: la, lng2: lo))
-                    }
+                    // the farthest corner (the four are at two latitudes: the one nearer the
+                    // equator is the farther in longitude)
+                    var half = max(LocalDistance.metres(lat1: midLat, lng1: midLng, lat2: lat0, lng2: lng0),
+                                   LocalDistance.metres(lat1: midLat, lng1: midLng, lat2: lat0 + size, lng2: lng0))
+                    half = max(half, max(LocalDistance.metres(lat1: midLat, lng1: midLng, lat2: lat0, lng2: lng0 + size),
+                                         LocalDistance.metres(lat1: midLat, lng1: midLng, lat2: lat0 + size, lng2: lng0 + size)))
                     half = half * 1.02 + LocalDistance.errorBound(distance: half, absTan: local.absTanLatitude) + 1e-6
                     let bound = LocalDistance.errorBound(distance: d, absTan: local.absTanLatitude)
                     if d - bound - half > radius { continue }          // wholly outside
@@ -243,17 +282,19 @@ struct GeofenceGrid: Sendable {
                     while wx > half { wx -= fullTurn }
                     while wx < -half { wx += fullTurn }
                 }
-                for column in k >= -3 && (wx == half || wx == -half) ? [-half, half] : [wx] {
-                    let key = key(level: k, x: column, y: y)
-                    if marked.insert(key).inserted { mark(key, inside) }
+                if k >= -3 && (wx == half || wx == -half) {
+                    mark(key(level: k, x: -half, y: y), inside)
+                    mark(key(level: k, x: half, y: y), inside)
+                } else {
+                    mark(key(level: k, x: wx, y: y), inside)
                 }
             }
         }
-        return k
     }
 }
 
-/// The exact-enough planar tests shared by the grid's marking and the locator.
+/// The grid's planar test of a cell centre (the locator's is ``FenceShapes/evenOdd(_:x:y:margin:)``,
+/// over flat arrays).
 enum GeofenceGeometry {
     /// Whether (x, y) is inside by the even-odd rule over every ring (longitude x, latitude y);
     /// rings are closed. A point on an edge can go either way: callers keep points within the
@@ -271,27 +312,6 @@ enum GeofenceGeometry {
             }
         } }
         return inside
-    }
-
-    /// Whether (x, y) lies within `margin` degrees of any edge (in either coordinate's units).
-    @inline(__always)
-    static func nearEdge(_ polygons: [[[GeoPoint]]], x: Double, y: Double, margin: Double) -> Bool {
-        let m2 = margin * margin
-        for rings in polygons { for ring in rings {
-            for i in 0..<(ring.count - 1) {
-                let a = ring[i], b = ring[i + 1]
-                // quick reject on the edge's box
-                if x < min(a.longitude, b.longitude) - margin || x > max(a.longitude, b.longitude) + margin
-                    || y < min(a.latitude, b.latitude) - margin || y > max(a.latitude, b.latitude) + margin { continue }
-                let dx = b.longitude - a.longitude, dy = b.latitude - a.latitude
-                let len2 = dx * dx + dy * dy
-                var t = len2 > 0 ? ((x - a.longitude) * dx + (y - a.latitude) * dy) / len2 : 0
-                t = min(1, max(0, t))
-                let ex = a.longitude + t * dx - x, ey = a.latitude + t * dy - y
-                if ex * ex + ey * ey <= m2 { return true }
-            }
-        } }
-        return false
     }
 }
 

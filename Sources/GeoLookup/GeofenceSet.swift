@@ -27,6 +27,7 @@ public final class GeofenceSet: Sendable {
     /// The fences in ascending order of id (UTF-8 byte order): a fence's number is its place here.
     public let fences: [Geofence]
     let grid: GeofenceGrid
+    let shapes: FenceShapes
 
     /// Reads and checks a fence file.
     /// - Throws: ``GeofenceFileError`` naming the feature and the problem, or the file when it
@@ -50,10 +51,11 @@ public final class GeofenceSet: Sendable {
     public init(fences: [Geofence]) {
         self.fences = fences.sorted { $0.id.utf8Precedes($1.id) }
         grid = GeofenceGrid(fences: self.fences)
+        shapes = FenceShapes(self.fences)
     }
 
     /// Bytes of the index (not counting the fences' coordinates).
-    public var indexBytes: Int { grid.bytes }
+    public var indexBytes: Int { grid.bytes + shapes.bytes }
 
     /// A locator for the calling thread (it owns a GEOS context).
     public func makeLocator() throws(GEOSError) -> GeofenceLocator { try GeofenceLocator(set: self) }
@@ -106,7 +108,7 @@ public final class GeofenceLocator {
         found.removeAll(keepingCapacity: true)
         guard point.latitude.isFinite, point.longitude.isFinite,
               (-90...90).contains(point.latitude), (-180...180).contains(point.longitude) else { return [] }
-        let grid = set.grid
+        let grid = set.grid  // a class: one reference, not four arrays
         for k in grid.levels {
             grid.forEachMark(level: k, latitude: point.latitude, longitude: point.longitude) { mark in
                 let n = Int(mark >> 1)
@@ -123,23 +125,27 @@ public final class GeofenceLocator {
     }
 
     /// The exact test of fence `n`.
+    @inline(__always)
     private func holds(_ n: Int, _ point: GeoPoint) -> Bool {
-        switch set.fences[n].shape {
-        case .circle(let center, let radius):
-            if abs(center.latitude) <= 85 && abs(point.latitude) <= 85 {
-                let d = LocalDistance.metres(lat1: center.latitude, lng1: center.longitude,
-                                             lat2: point.latitude, lng2: point.longitude)
+        let shapes = set.shapes
+        let e = shapes.entries[n]
+        if e.isCircle {
+            if e.absTan.isFinite && abs(point.latitude) <= 85 {
+                let d = LocalDistance.metres(lat1: e.a, lng1: e.b, lat2: point.latitude, lng2: point.longitude)
                 if d <= 20_000 {
-                    let bound = LocalDistance.errorBound(distance: d, latitudeRadians: center.latitude * .pi / 180)
-                    if d + bound < radius { return true }
-                    if d - bound > radius { return false }
+                    let bound = LocalDistance.errorBound(distance: d, absTan: e.absTan)
+                    if d + bound < e.radius { return true }
+                    if d - bound > e.radius { return false }
                 }
             }
-            return Geodesic.wgs84.distance(from: center, to: point) <= radius
-        case .polygons(let polygons):
-            if !GeofenceGeometry.nearEdge(polygons, x: point.longitude, y: point.latitude, margin: GeofenceGrid.margin) {
-                return GeofenceGeometry.evenOdd(polygons, x: point.longitude, y: point.latitude)
-            }
+            return Geodesic.wgs84.distance(from: GeoPoint(latitude: e.a, longitude: e.b), to: point) <= e.radius
+        }
+        switch shapes.evenOdd(e, x: point.longitude, y: point.latitude, margin: GeofenceGrid.margin) {
+        case .inside: return true
+        case .outside: return false
+        case .nearEdge:
+            guard case .polygons(let polygons) = set.fences[n].shape else { return false }
+            // validated when loaded, so GEOS answers; were it to fail, the point is not counted in
             return (try? preparedGeometry(n, polygons).intersects(point)) ?? false
         }
     }
@@ -149,5 +155,94 @@ public final class GeofenceLocator {
         let p = try Geometry(polygons: polygons, context: context).prepared()
         prepared[n] = p
         return p
+    }
+}
+
+/// The fences' shapes in flat arrays for the locator's exact tests, so a test copies no array
+/// and counts no reference: a circle's centre, radius and |tan latitude|, a polygon's rings as
+/// ranges of one array of longitude, latitude pairs.
+final class FenceShapes: Sendable {
+    struct Entry {
+        /// A circle's centre latitude and longitude; a polygon's first and last ring (as
+        /// indexes into ``rings``, in `ringStart..<ringEnd`).
+        var a = 0.0, b = 0.0
+        var radius = 0.0
+        /// |tan| of a circle's centre latitude, or infinity beyond ±85° (no local distance there).
+        var absTan = Double.infinity
+        var ringStart: Int32 = 0, ringEnd: Int32 = 0
+        var isCircle = false
+    }
+
+    enum Answer { case inside, outside, nearEdge }
+
+    let entries: [Entry]
+    /// Each ring's points as `xy[start..<end]` in pairs (closed rings).
+    let rings: [(start: Int32, end: Int32)]
+    let xy: [Double]
+
+    init(_ fences: [Geofence]) {
+        var entries: [Entry] = []
+        var rings: [(start: Int32, end: Int32)] = []
+        var xy: [Double] = []
+        entries.reserveCapacity(fences.count)
+        for fence in fences {
+            var e = Entry()
+            switch fence.shape {
+            case .circle(let center, let radius):
+                e.isCircle = true
+                e.a = center.latitude
+                e.b = center.longitude
+                e.radius = radius
+                if abs(center.latitude) <= 85 { e.absTan = abs(tan(center.latitude * .pi / 180)) }
+            case .polygons(let polygons):
+                e.ringStart = Int32(rings.count)
+                for ring in polygons.joined() {
+                    let start = Int32(xy.count)
+                    for p in ring {
+                        xy.append(p.longitude)
+                        xy.append(p.latitude)
+                    }
+                    rings.append((start, Int32(xy.count)))
+                }
+                e.ringEnd = Int32(rings.count)
+            }
+            entries.append(e)
+        }
+        self.entries = entries
+        self.rings = rings
+        self.xy = xy
+    }
+
+    var bytes: Int { entries.count * MemoryLayout<Entry>.stride + rings.count * 8 + xy.count * 8 }
+
+    /// The even-odd rule over every ring of a polygon entry, or ``Answer/nearEdge`` when (x, y)
+    /// lies within `margin` of an edge, where rounding could decide it either way.
+    @inline(__always)
+    func evenOdd(_ e: Entry, x: Double, y: Double, margin: Double) -> Answer {
+        var inside = false
+        let m2 = margin * margin
+        return xy.withUnsafeBufferPointer { p in
+            for r in Int(e.ringStart)..<Int(e.ringEnd) {
+                let (start, end) = rings[r]
+                var i = Int(start)
+                while i + 2 < Int(end) {
+                    let ax = p[i], ay = p[i + 1], bx = p[i + 2], by = p[i + 3]
+                    i += 2
+                    if (ay > y) != (by > y) {
+                        let xi = ax + (y - ay) * (bx - ax) / (by - ay)
+                        if x < xi { inside.toggle() }
+                    }
+                    // near the edge? (a cheap box test first)
+                    if x < min(ax, bx) - margin || x > max(ax, bx) + margin
+                        || y < min(ay, by) - margin || y > max(ay, by) + margin { continue }
+                    let dx = bx - ax, dy = by - ay
+                    let len2 = dx * dx + dy * dy
+                    let t = len2 > 0 ? min(1, max(0, ((x - ax) * dx + (y - ay) * dy) / len2)) : 0
+                    let ex = ax + t * dx - x, ey = ay + t * dy - y
+                    if ex * ex + ey * ey <= m2 { return .nearEdge }
+                }
+            }
+            return inside ? .inside : .outside
+        }
     }
 }
