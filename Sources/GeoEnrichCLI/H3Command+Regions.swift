@@ -10,7 +10,9 @@ import Foundation
 /// `geo-enrich h3 polygonToCells` and `polygonToCellsExperimental`: one GeoJSON polygon per
 /// input line, its cells on the output line, ascending.
 extension H3Command {
-    static let regionTools: [ParsableCommand.Type] = [PolygonToCells.self, PolygonToCellsExperimental.self]
+    static let regionTools: [ParsableCommand.Type] = [
+        PolygonToCells.self, PolygonToCellsExperimental.self, MaxPolygonToCellsSize.self, MaxPolygonToCellsSizeExperimental.self,
+    ]
 
     /// What both tools share: the resolution, the size guard, the line loop.
     struct RegionOptions: ParsableArguments {
@@ -96,6 +98,50 @@ extension H3Command {
         func run() throws {
             let mode = containment.mode
             try options.run { (polygon, res) throws(H3Error) in try H3Cell.polygonToCells(polygon, resolution: res, containment: mode) }
+        }
+    }
+
+    struct MaxPolygonToCellsSize: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "maxPolygonToCellsSize",
+            abstract: "A GeoJSON polygon a line → H3's size estimate for polygonToCells (a MultiPolygon: the sum over its polygons).",
+            discussion: """
+                H3 fails polygonToCells for a polygon with more cells than this; a polygon whose \
+                box has no width or height has no estimate (`error: ...`). Example: the San \
+                Francisco line of polygonToCells's help, --resolution 6 → 34.
+                """)
+        @Option(parsing: .unconditional, help: "Resolution of the cells, 0-15.")
+        var resolution: Int
+        func validate() throws { guard (0...15).contains(resolution) else { throw ValidationError("--resolution must be 0-15, not \(resolution)") } }
+        func run() throws {
+            let res = try H3Resolution(resolution)
+            try LineTool.runLines(errorLine: { "error: \($0)" }) { line in
+                var total: Int64 = 0
+                for polygon in try GeoJSONPolygons.parse(line) { total += try H3Cell.maxPolygonToCellsSize(polygon, resolution: res) }
+                return String(total)
+            }
+        }
+    }
+
+    struct MaxPolygonToCellsSizeExperimental: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "maxPolygonToCellsSizeExperimental",
+            abstract: "A GeoJSON polygon a line → H3's size estimate for polygonToCellsExperimental, any mode (a MultiPolygon: the sum).",
+            discussion: """
+                An upper bound on polygonToCellsExperimental's count in every containment mode, \
+                found by the walk in overlappingBbox mode at a coarser resolution; 0 for an empty \
+                polygon. --containment is accepted for the C signature and does not change it.
+                """)
+        @Option(parsing: .unconditional, help: "Resolution of the cells, 0-15.")
+        var resolution: Int
+        @Option(parsing: .unconditional, help: "center, full, overlapping or overlappingBbox (the answer is the same).")
+        var containment: Containment = .center
+        func validate() throws { guard (0...15).contains(resolution) else { throw ValidationError("--resolution must be 0-15, not \(resolution)") } }
+        func run() throws {
+            let res = try H3Resolution(resolution)
+            try LineTool.runLines(errorLine: { "error: \($0)" }) { line in
+                String(try GeoJSONPolygons.parse(line).reduce(Int64(0)) { $0 + H3Cell.maxPolygonToCellsSizeExperimental($1, resolution: res) })
+            }
         }
     }
 

@@ -93,6 +93,29 @@ extension H3Cell {
     public static func maxPolygonToCellsSize(_ polygon: GeoPolygon, resolution: H3Resolution) throws(H3Error) -> Int64 {
         try TracedFlood.sizeEstimate(RadianPolygon(polygon), resolution: resolution.rawValue)
     }
+
+    /// H3's size estimate for ``polygonToCells(_:resolution:containment:)``
+    /// (`maxPolygonToCellsSizeExperimental`), whatever the mode: the descendants at `resolution`
+    /// of the cells the walk admits in `overlappingBbox` mode at a coarser resolution, the
+    /// finest at which the polygon's box holds no more than about 10 average cells. An upper
+    /// bound on every mode's count; 0 for an empty outer loop.
+    public static func maxPolygonToCellsSizeExperimental(_ polygon: GeoPolygon, resolution: H3Resolution) -> Int64 {
+        let radians = RadianPolygon(polygon)
+        guard !radians.outer.isEmpty else { return 0 }
+        let box = radians.box
+        let boxAreaKm2 = box.height * box.width / cos(min(abs(box.north), abs(box.south)))
+            * GreatCircle.earthRadiusKilometers * GreatCircle.earthRadiusKilometers
+        var coarse = resolution.rawValue
+        while coarse > 0,
+              boxAreaKm2 / (try! H3Resolution(unchecked: coarse - 1).averageHexagonArea(in: .km2)) > 10 {
+            coarse -= 1
+        }
+        var total: Int64 = 0
+        try! HierarchicalFill(radians, resolution: coarse, mode: .overlappingBoundingBox).forEachCompactCell {
+            total += try! $0.childrenCount(at: resolution)
+        }
+        return total
+    }
 }
 
 // MARK: - the radians H3's region functions work in

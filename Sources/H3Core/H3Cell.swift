@@ -33,10 +33,11 @@
 /// | `uncompactCells`    | ``uncompact(_:to:)``              |
 /// | `uncompactCellsSize`| ``uncompactCount(_:to:)``         |
 /// | `cellAreaRads2`, `cellAreaKm2`, `cellAreaM2` | ``area(in:)`` |
-/// | `greatCircleDistanceRads`, `…Km`, `…M` | `LatLng.greatCircleDistance(to:in:)` |
+/// | `greatCircleDistanceRads`, `greatCircleDistanceKm`, `greatCircleDistanceM` | `LatLng.greatCircleDistance(to:in:)` |
 /// | `getNumCells`       | `H3Resolution.cellCount`          |
-/// | `getHexagonAreaAvgKm2`, `…M2` | `H3Resolution.averageHexagonArea(in:)` |
-/// | `getHexagonEdgeLengthAvgKm`, `…M` | `H3Resolution.averageHexagonEdgeLength(in:)` |
+/// | `getHexagonAreaAvgKm2`, `getHexagonAreaAvgM2` | `H3Resolution.averageHexagonArea(in:)` |
+/// | `getHexagonEdgeLengthAvgKm`, `getHexagonEdgeLengthAvgM` | `H3Resolution.averageHexagonEdgeLength(in:)` |
+/// | `describeH3Error`   | `H3Error.description`             |
 /// | `degsToRads`, `radsToDegs` | `LatLng.radians(fromDegrees:)`, `LatLng.degrees(fromRadians:)` |
 ///
 /// Directed edges (``DirectedEdge``) and vertices (``Vertex``):
@@ -81,6 +82,7 @@
 /// | `polygonToCells`             | ``polygonToCells(_:resolution:)``            |
 /// | `polygonToCellsExperimental` | ``polygonToCells(_:resolution:containment:)`` (a ``ContainmentMode``) |
 /// | `maxPolygonToCellsSize`      | ``maxPolygonToCellsSize(_:resolution:)``     |
+/// | `maxPolygonToCellsSizeExperimental` | ``maxPolygonToCellsSizeExperimental(_:resolution:)`` |
 /// | (the walk's compact cells)   | ``polygonToCompactCells(_:resolution:containment:)`` |
 public struct H3Cell: RawRepresentable, Hashable, Comparable, Sendable {
     /// The 64-bit H3 index.

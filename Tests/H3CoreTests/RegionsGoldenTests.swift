@@ -15,7 +15,7 @@ import Testing
         let url = try #require(Bundle.module.url(forResource: "regions", withExtension: "txt", subdirectory: "Fixtures"),
                                "missing fixture regions.txt; run scripts/dev/gen_h3_regions_golden.py")
         let text = try String(contentsOf: url, encoding: .utf8)
-        var cases = 0, mismatches = 0, failures = 0
+        var cases = 0, mismatches = 0, failures = 0, sizes = 0
         var modes: Set<String> = []
         for (number, line) in text.split(separator: "\n").enumerated() where !line.hasPrefix("#") {
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false)
@@ -30,6 +30,26 @@ import Testing
             let mode = Self.option("--containment", options).map(Self.mode)
             modes.insert(Self.option("--containment", options) ?? "none")
             let got: String
+            if fields[0].hasPrefix("maxPolygonToCellsSize") {
+                // the size estimates, summed over a MultiPolygon's polygons
+                do {
+                    var total: Int64 = 0
+                    for polygon in try Self.polygons(String(fields[2])) {
+                        total += fields[0] == "maxPolygonToCellsSize"
+                            ? try H3Cell.maxPolygonToCellsSize(polygon, resolution: resolution)
+                            : H3Cell.maxPolygonToCellsSizeExperimental(polygon, resolution: resolution)
+                    }
+                    got = String(total)
+                } catch {
+                    got = "error:E_FAILED"
+                }
+                sizes += 1
+                if got != fields[3] {
+                    mismatches += 1
+                    Issue.record("regions.txt:\(number + 1): \(fields[0]) \(fields[1]): H3 gives \(fields[3]), H3Core \(got)")
+                }
+                continue
+            }
             do {
                 var cells = Set<H3Cell>()
                 for polygon in try Self.polygons(String(fields[2])) {
@@ -54,6 +74,7 @@ import Testing
         #expect(mismatches == 0, "\(mismatches) of \(cases) cases differ from H3 4.5.0")
         #expect(cases > 2_000 && modes.count == 5, "a truncated fixture: \(cases) cases in \(modes.count) modes")
         #expect(failures > 0, "the refusals (a polygon with no width) are missing")
+        #expect(sizes > 50, "the size estimates are missing: \(sizes)")
     }
 
     /// The experimental walk's output is ascending without a sort (the doc comment's promise),

@@ -17,8 +17,11 @@ random, a third of them a Feature or a MultiPolygon):
 Each polygon is filled without --containment (h3.polygon_to_cells, H3's polygonToCells) and in
 each of the four modes, through both tools (h3.polygon_to_cells_experimental). The expected line
 is h3-py's cells sorted ascending (a MultiPolygon's the union of its polygons'), or `error:` where
-h3-py raises.
+h3-py raises. A fifth of the polygons also go through maxPolygonToCellsSize and
+maxPolygonToCellsSizeExperimental, against H3's own C functions called through ctypes in h3-py's
+latlng extension module (summed over a MultiPolygon's polygons).
 """
+import ctypes
 import json
 import math
 
@@ -119,6 +122,56 @@ def _expected(polygons, res, mode, names=False):
         raise _Unanswerable()
 
 
+class _LatLng(ctypes.Structure):
+    _fields_ = [("lat", ctypes.c_double), ("lng", ctypes.c_double)]
+
+
+class _GeoLoop(ctypes.Structure):
+    _fields_ = [("numVerts", ctypes.c_int), ("verts", ctypes.POINTER(_LatLng))]
+
+
+class _GeoPolygon(ctypes.Structure):
+    _fields_ = [("geoloop", _GeoLoop), ("numHoles", ctypes.c_int), ("holes", ctypes.POINTER(_GeoLoop))]
+
+
+def _size_c():
+    """H3 4.5.0's two size estimates, from h3-py's latlng extension module, which links them for
+    its own polygon functions (h3-py does not expose them)."""
+    import h3._cy.latlng
+    lib = ctypes.CDLL(h3._cy.latlng.__file__)
+    for name in ("maxPolygonToCellsSize", "maxPolygonToCellsSizeExperimental"):
+        fn = getattr(lib, name)
+        fn.argtypes = [ctypes.POINTER(_GeoPolygon), ctypes.c_int, ctypes.c_uint32, ctypes.POINTER(ctypes.c_int64)]
+        fn.restype = ctypes.c_uint32
+    return lib
+
+
+def _c_loop(ring):
+    """An open ring (lat, lng in degrees) as H3's GeoLoop in radians (degsToRads, as h3-py converts)."""
+    ring = list(ring)
+    if len(ring) > 1 and ring[0] == ring[-1]:
+        ring = ring[:-1]
+    verts = (_LatLng * max(1, len(ring)))(*[_LatLng(lat * (math.pi / 180), lng * (math.pi / 180)) for lat, lng in ring])
+    return _GeoLoop(len(ring), verts), verts
+
+
+def _expected_size(lib, name, polygons, res, flags=0, names=False):
+    """The C estimate summed over the polygons, or None where it fails (with `names`, its
+    error's name)."""
+    total = 0
+    for outer, holes in polygons:
+        loop, keep = _c_loop(outer)
+        hole_loops = [_c_loop(h) for h in holes]
+        arr = (_GeoLoop * max(1, len(hole_loops)))(*[h[0] for h in hole_loops])
+        gp = _GeoPolygon(loop, len(hole_loops), arr)
+        out = ctypes.c_int64()
+        code = getattr(lib, name)(ctypes.byref(gp), res, flags, ctypes.byref(out))
+        if code != 0:
+            return ("error:E_FAILED" if code == 1 else f"error:code {code}") if names else None
+        total += out.value
+    return str(total)
+
+
 def _polygons(rng, cells, hard, count, max_cells=MAX_CELLS):
     """(polygons, resolution) cases: each `polygons` a list of (outer, holes) rings in (lat, lng)."""
     out = []
@@ -197,6 +250,22 @@ def _tools(rng, cells, hard, count, max_cells=MAX_CELLS, names=False):
         for mode, want in wants:
             name = "polygonToCells" if mode is None else rng.choice(["polygonToCells", "polygonToCellsExperimental"])
             tool(name, res, mode).add(line, want)
+
+    # the size estimates, on a share of the same polygons (the experimental one takes any mode)
+    lib = _size_c()
+    for polygons, res in _polygons(rng, cells, hard, max(20, count // 5), max_cells):
+        line = _geojson(rng, polygons)
+        if not polygons[0][0]:
+            continue  # h3-py never calls H3 on an empty polygon
+        key = ("maxPolygonToCellsSize", res, None)
+        if key not in tools:
+            tools[key] = _Tool(key[0], ["h3", key[0], "--resolution", str(res)])
+        tools[key].add(line, _expected_size(lib, "maxPolygonToCellsSize", polygons, res, names=names))
+        mode = rng.choice(list(MODES))
+        key = ("maxPolygonToCellsSizeExperimental", res, mode)
+        if key not in tools:
+            tools[key] = _Tool(key[0], ["h3", key[0], "--resolution", str(res), "--containment", mode])
+        tools[key].add(line, _expected_size(lib, "maxPolygonToCellsSizeExperimental", polygons, res, list(MODES).index(mode), names))
 
     # lines that are not polygons
     for bad in ["{", "[]", '{"type":"Point","coordinates":[1,2]}', '{"type":"Polygon"}',
