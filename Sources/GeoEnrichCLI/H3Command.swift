@@ -20,7 +20,7 @@ struct H3Command: ParsableCommand {
             `center`, `boundary`, `parent`, `children`, `disk`) still work.
             """,
         subcommands: [Cell.self, Center.self, Boundary.self, Parent.self, Children.self, Disk.self, Info.self]
-            + inspectionTools + edgeAndVertexCommands + gridTools)
+            + inspectionTools + edgeAndVertexCommands + gridTools + multiPolygonTools)
 
     /// `LAT LNG RES` → the cell.
     struct Cell: ParsableCommand {
