@@ -91,8 +91,9 @@ struct CellOutline {
             // a pentagon has no edge towards k (direction 1): its first edge is j's
             let firstDirection = pentagon ? Direction.jAxes.rawValue : Direction.kAxes.rawValue
             for raw in firstDirection...Direction.ijAxes.rawValue {
-                index[DirectedEdge(origin: cell, direction: Direction(unchecked: raw))] = edge.count
-                edge.append(DirectedEdge(origin: cell, direction: Direction(unchecked: raw)))
+                let e = DirectedEdge(origin: cell, direction: Direction(unchecked: raw))
+                index[e] = edge.count
+                edge.append(e)
             }
             // The edge after the one towards d, counter-clockwise round the cell, is the one towards
             // d rotated 60° counter-clockwise (k, ik, i, ij, j, jk), skipping a pentagon's missing k.
