@@ -20,7 +20,7 @@ struct H3Command: ParsableCommand {
             `center`, `boundary`, `parent`, `children`, `disk`) still work.
             """,
         subcommands: [Cell.self, Center.self, Boundary.self, Parent.self, Children.self, Disk.self, Info.self]
-            + inspectionTools + edgeAndVertexCommands + gridTools + regionTools)
+            + inspectionTools + edgeAndVertexCommands + gridTools + regionTools + multiPolygonTools)
 
     /// `LAT LNG RES` → the cell.
     struct Cell: ParsableCommand {

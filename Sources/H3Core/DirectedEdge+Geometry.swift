@@ -55,8 +55,9 @@ extension DirectedEdge {
     /// - Complexity: O(resolution).
     public var lengthMeters: Double { lengthKilometers * 1000 }
 
-    /// Walks the origin's boundary over the two vertices that end this edge.
-    private func walkBoundary(_ emit: (Vec3) -> Void) {
+    /// Walks the origin's boundary over the two vertices that end this edge (the points of
+    /// ``boundary``, as unit vectors: ``H3Cell/multiPolygon(of:)`` needs them in radians).
+    func walkBoundary(_ emit: (Vec3) -> Void) {
         let o = origin
         let start = VertexGeometry.vertexNumber(o.rawValue, direction: direction)
         precondition(start >= 0, "valid directed edge \(self) has no first vertex")

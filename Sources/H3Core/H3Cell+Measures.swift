@@ -41,17 +41,34 @@ extension H3Cell {
         var vertices: [(latitude: Double, longitude: Double)] = []
         vertices.reserveCapacity(10)
         boundaryRadians { vertices.append(($0.latitudeRadians, $0.longitudeRadians)) }
+        let rads2 = SphericalArea.loopRadians2(vertices)
+        switch unit {
+        case .rads2: return rads2
+        case .km2: return rads2 * (GreatCircle.earthRadiusKilometers * GreatCircle.earthRadiusKilometers)
+        case .m2: return rads2 * (GreatCircle.earthRadiusKilometers * GreatCircle.earthRadiusKilometers) * 1_000_000
+        }
+    }
+}
+
+/// The area enclosed by a ring on the unit sphere, as H3 computes it (`geoLoopAreaRads2` in
+/// `area.c`): shared by ``H3Cell/area(in:)`` and ``H3Cell/multiPolygon(of:)``, which orders its
+/// rings and polygons by it.
+enum SphericalArea {
+    /// The area to the left of the ring `vertices` (radians; open, the last vertex joined to the
+    /// first by a great-circle arc), in steradians within [0, 4π]: a counter-clockwise ring gives
+    /// the area it encloses, a clockwise one 4π minus that.
+    ///
+    /// Bit-exact with H3 4.5.0: its operations in its order (Cagnoli's term per arc, Kahan's sum).
+    ///
+    /// - Complexity: O(n) in the vertices.
+    static func loopRadians2(_ vertices: [(latitude: Double, longitude: Double)]) -> Double {
         var sum = KahanSum()
         for i in vertices.indices {
-            sum.add(Self.cagnoli(vertices[i], vertices[(i + 1) % vertices.count]))
+            sum.add(cagnoli(vertices[i], vertices[(i + 1) % vertices.count]))
         }
-        // the sign follows the ring's orientation: H3 keeps the area in [0, 4π]
+        // the sum is signed by the ring's orientation; H3 keeps the area in [0, 4π]
         if sum.value < 0 { sum.add(4.0 * H3Constants.m_pi) }
-        switch unit {
-        case .rads2: return sum.value
-        case .km2: return sum.value * (GreatCircle.earthRadiusKilometers * GreatCircle.earthRadiusKilometers)
-        case .m2: return sum.value * (GreatCircle.earthRadiusKilometers * GreatCircle.earthRadiusKilometers) * 1_000_000
-        }
+        return sum.value
     }
 
     /// The contribution of the arc from `x` to `y` to the ring's signed area (H3's `cagnoli`).

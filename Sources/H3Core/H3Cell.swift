@@ -32,6 +32,7 @@
 /// | `compactCells`      | ``compact(_:)``                   |
 /// | `uncompactCells`    | ``uncompact(_:to:)``              |
 /// | `uncompactCellsSize`| ``uncompactCount(_:to:)``         |
+/// | `cellsToMultiPolygon`, `cellsToLinkedMultiPolygon` | ``multiPolygon(of:)`` (``GeoPolygon``s) |
 /// | `cellAreaRads2`, `cellAreaKm2`, `cellAreaM2` | ``area(in:)`` |
 /// | `greatCircleDistanceRads`, `greatCircleDistanceKm`, `greatCircleDistanceM` | `LatLng.greatCircleDistance(to:in:)` |
 /// | `getNumCells`       | `H3Resolution.cellCount`          |

@@ -7,7 +7,8 @@ public enum H3Error: Error, Equatable, Sendable {
     /// A 64-bit value is not a valid H3 cell index.
     case invalidCell
     /// A parent was asked at a finer resolution than the cell's, or a child at a coarser one, or
-    /// two cells that must share a resolution do not (`areNeighborCells`).
+    /// cells that must share a resolution do not (`areNeighborCells`, `compactCells`,
+    /// `cellsToMultiPolygon`: H3's `E_RES_MISMATCH`).
     case resolutionMismatch
     /// A string is not a hexadecimal H3 index.
     case invalidString
@@ -23,8 +24,8 @@ public enum H3Error: Error, Equatable, Sendable {
     case digitDomain
     /// The digits name a pentagon's deleted k-axes sub-sequence (`E_DELETED_DIGIT`).
     case deletedDigit
-    /// A set holds the same cell twice, or cells of different resolutions where one is
-    /// required (`E_DUPLICATE_INPUT`, `E_RES_MISMATCH`).
+    /// A set holds the same cell twice (`E_DUPLICATE_INPUT`; cells of different resolutions
+    /// are ``resolutionMismatch``).
     case duplicateInput
     /// Two cells are not neighbours, so no directed edge joins them (H3's `E_NOT_NEIGHBORS`).
     case notNeighbors

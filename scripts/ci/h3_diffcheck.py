@@ -19,9 +19,10 @@ them through `geo-enrich h3 ...` and compares every answer exactly with h3-py:
             (for an invalid value, {"valid":false,...} or `error: ...`)
 
 and the directed edge and vertex tools named as H3's C functions (areNeighborCells ...
-isValidVertex; see scripts/geoenrich_tools/h3_edges_check.py), the grid tools
-(geoenrich_tools/h3_grid_check.py) and polygonToCells in its five ways
-(geoenrich_tools/h3_regions_check.py).
+isValidVertex; see scripts/geoenrich_tools/h3_edges_check.py), the inspection tools
+(h3_inspection_check.py), the traversal tools (h3_grid_check.py), polygonToCells in its five
+ways and the size estimates (h3_regions_check.py), and cellsToMultiPolygon on fresh random sets
+of cells against h3-py's cells_to_geo (h3_multipolygon_check.py).
 
 Floats in the CLI output are parsed with float() and must equal h3's bit for bit.
 The seed is printed; pass it back with --seed to replay a failure.
@@ -42,6 +43,7 @@ from geoenrich_tools import h3_grid_check  # noqa: E402
 from geoenrich_tools import h3_regions_check  # noqa: E402
 from geoenrich_tools import h3_inspection_check  # noqa: E402
 from geoenrich_tools import h3_edges_check
+from geoenrich_tools import h3_multipolygon_check
 from geoenrich_tools import h3_testpoints as tp
 
 tp.require_h3_version()
@@ -443,6 +445,12 @@ def main():
     # traversal and local IJ: distances, paths, rings, the gridDisk variants
     t0 = time.monotonic()
     for chk in h3_grid_check.checks(args.bin, rng, cells, hard, seed, args.timeout, run_cli, Check):
+        chk.seconds = time.monotonic() - t0
+        t0 = time.monotonic()
+        checks.append(chk)
+    # cellsToMultiPolygon: fresh random sets of cells, every ring and number against h3-py's GeoJSON
+    t0 = time.monotonic()
+    for chk in h3_multipolygon_check.checks(args.bin, rng, cells, hard, seed, args.timeout, run_cli, Check):
         chk.seconds = time.monotonic() - t0
         t0 = time.monotonic()
         checks.append(chk)

@@ -247,10 +247,11 @@ def _matches(got, want):
     return got == want
 
 
-def run_tools(tools, binary, seed, timeout, run_cli, Check, matches=_matches, text=_text):
+def run_tools(tools, binary, seed, timeout, run_cli, Check, matches=_matches, text=_text, explain=None):
     """Runs each tool's cases through the CLI: one `Check` per tool name (its calls merged);
-    `matches(got, want)` decides a line, `text(want)` shows the expected answer. Shared by the
-    slices' checks (h3_grid_check)."""
+    `matches(got, want)` decides a line, `text(want)` shows the expected answer, or
+    `explain(got, want)` says where a long answer differs. Shared by the slices' checks
+    (h3_grid_check, h3_multipolygon_check)."""
     by_name = {}
     for t in tools:
         chk = by_name.setdefault(t.name, Check(t.name))
@@ -262,8 +263,8 @@ def run_tools(tools, binary, seed, timeout, run_cli, Check, matches=_matches, te
         for line, want, got in zip(t.lines, t.expected, out):
             chk.cases += 1
             if not matches(got, want):
-                chk.mismatch(f"[seed {seed}] {' '.join(t.args[1:])} `{line[:80]}`: expected "
-                             f"`{text(want)[:80]}`, got `{got[:80]}`")
+                why = explain(got, want) if explain else f"expected `{text(want)[:80]}`, got `{got[:80]}`"
+                chk.mismatch(f"[seed {seed}] {' '.join(t.args[1:])} `{line[:80]}`: {why}")
     return list(by_name.values())
 
 
