@@ -39,6 +39,7 @@
 /// | `getHexagonAreaAvgKm2`, `getHexagonAreaAvgM2` | `H3Resolution.averageHexagonArea(in:)` |
 /// | `getHexagonEdgeLengthAvgKm`, `getHexagonEdgeLengthAvgM` | `H3Resolution.averageHexagonEdgeLength(in:)` |
 /// | `describeH3Error`   | `H3Error.description`             |
+/// | `destroyLinkedMultiPolygon`, `destroyGeoMultiPolygon` | not needed: Swift frees the arrays |
 /// | `degsToRads`, `radsToDegs` | `LatLng.radians(fromDegrees:)`, `LatLng.degrees(fromRadians:)` |
 ///
 /// Directed edges (``DirectedEdge``) and vertices (``Vertex``):
