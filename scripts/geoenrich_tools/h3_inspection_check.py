@@ -298,6 +298,22 @@ def golden_inputs(rng):
     return cells, [p for res in range(16) for p in h3i.get_pentagons(res)]
 
 
+def golden_main(doc, fixture, seed, make_lines, header):
+    """The body of the scripts/dev/gen_h3_*_golden.py scripts: `--out` (by default
+    Tests/H3CoreTests/Fixtures/`fixture`), the pinned h3-py, a generator seeded with `seed`, and
+    the fixture: `header` lines, then `make_lines(rng)`."""
+    import argparse
+    import random
+    from geoenrich_tools import h3_testpoints as tp
+    from geoenrich_tools.paths import REPO
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    ap.add_argument("--out", default=os.path.join(REPO, "Tests", "H3CoreTests", "Fixtures", fixture))
+    args = ap.parse_args()
+    if h3.__version__ != tp.REQUIRED_H3:
+        raise SystemExit(f"h3-py {h3.__version__} is installed; the fixtures are made with {tp.REQUIRED_H3}")
+    write_fixture(args.out, header, make_lines(random.Random(seed)))
+
+
 def write_fixture(path, header, lines):
     """Writes a golden fixture (ASCII, `#` header lines) and says how big it is."""
     with open(path, "w", encoding="ascii", newline="\n") as f:
