@@ -64,8 +64,8 @@ extension Geometry {
         }
     }
 
-    /// One linear ring, owned by the caller.
-    private static func ring(_ points: [GeoPoint], context: GEOSContext) throws(GEOSError) -> OpaquePointer {
+    /// One linear ring, owned by the caller: the points' exact doubles, copied.
+    static func ring(_ points: [GeoPoint], context: GEOSContext) throws(GEOSError) -> OpaquePointer {
         guard let count = UInt32(exactly: points.count) else {
             throw GEOSError(.invalidGeometry, function: nil, message: "\(points.count) points exceed GEOS's limit")
         }

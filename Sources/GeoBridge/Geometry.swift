@@ -89,23 +89,7 @@ public final class Geometry {
             throw GEOSError(.invalidGeometry, function: nil, message:
                 "an exterior ring needs at least 3 vertices; got \(Set(exteriorRing).count) distinct")
         }
-        guard let count = UInt32(exactly: ring.count) else {
-            throw GEOSError(.invalidGeometry, function: nil,
-                            message: "\(ring.count) points exceed GEOS's limit of UInt32.max")
-        }
-        var xy: [Double] = []
-        xy.reserveCapacity(ring.count * 2)
-        for point in ring {
-            xy.append(point.longitude)
-            xy.append(point.latitude)
-        }
-        let sequence = try context.call(.invalidGeometry, "GEOSCoordSeq_copyFromBuffer_r") {
-            GEOSCoordSeq_copyFromBuffer_r($0, xy, count, 0, 0)
-        }
-        // The ring takes ownership of the sequence, and frees it if it fails.
-        let shell = try context.call(.invalidGeometry, "GEOSGeom_createLinearRing_r") {
-            GEOSGeom_createLinearRing_r($0, sequence)
-        }
+        let shell = try Geometry.ring(ring, context: context)
         // The polygon takes ownership of a shell that is a linear ring, which this one is.
         let polygon = try context.call(.invalidGeometry, "GEOSGeom_createPolygon_r") {
             GEOSGeom_createPolygon_r($0, shell, nil, 0)
