@@ -447,7 +447,9 @@ def render_h3api(w, by_name, h3api):
       f"{h3api.get('polars_version', '?')} ({h3api.get('polars_threads', '?')} thread{'s' if h3api.get('polars_threads') != 1 else ''}, "
       "per core as ours): its expression over a pre-built UInt64 column, `df.select(expr)`, its natural vectorised "
       f"use. Theirs: the {h3api.get('statistic', 'median')} of {h3api.get('runs', '?')} timed passes after an "
-      "untimed one. A ratio below 1 means ours is faster.")
+      "untimed one. The two sides run one after the other (ours first, then the anchor), not interleaved, so on "
+      "a shared machine a change of load between them moves the ratios; ratios near 1 need a second run to "
+      "settle. A ratio below 1 means ours is faster.")
     w("")
     w("| Function | per | ours p50 ns | h3-py ns | polars-h3 ns | ours / h3-py | ours / polars-h3 | faster than polars-h3 |")
     w("|---|---|---:|---:|---:|---:|---:|---|")
