@@ -1,10 +1,10 @@
 # geo-enrich developer tasks.
 #
 # make bench   [BASE_BIN=old/geo-enrich]
-#              run the H3, lookup and engine benchmarks and their anchors (h3-py, the reference
-#              peer, timezonefinder, the CLI's start-up and memory, `geo-enrich enrich` end to end
-#              against the peer, and with --timezone --postal-countries CA,US against without) in
-#              one session, then write benchmarks/RESULTS.md
+#              run the H3, lookup and engine benchmarks and their anchors (h3-py, polars-h3, the
+#              reference peer, timezonefinder, the CLI's start-up and memory, `geo-enrich enrich`
+#              end to end against the peer, and with --timezone --postal-countries CA,US against
+#              without) in one session, then write benchmarks/RESULTS.md
 #              (it installs what the anchors need first: the repository's virtual environment
 #              .venv with the pinned packages, scripts/setup.sh, then the peer's set-up,
 #              ../shared/bench/setup_peer.sh, into the same venv; the first run builds
@@ -37,6 +37,9 @@ BENCH_SWIFT := $(SWIFT) package --package-path $(BENCH_DIR) --allow-writing-to-p
 BENCH_STREAM_FILE := $(BENCH_OUT)/engine_stream.ndjson
 BENCH_STREAM := $(PYTHON) $(GEN_STREAM) 1000000 > $(BENCH_STREAM_FILE)
 BENCH_ANCHOR := $(PYTHON) $(BENCH_DIR)/anchors/h3py_anchor.py --output $(BENCH_OUT)/h3py_anchor.json
+# the H3 API rows (compactCells, gridDistance, gridRing, cellArea, cellToVertexes, polygonToCells)
+# against h3-py and polars-h3 0.7 (h3o) on the same inputs; alone: `make bench-h3api`
+BENCH_H3API := $(PYTHON) $(BENCH_DIR)/anchors/h3_api_anchor.py --output $(BENCH_OUT)/h3_api_anchor.json
 BENCH_PEER := $(PYTHON) $(BENCH_DIR)/anchors/lookup_peer_anchor.py --output $(BENCH_OUT)/lookup_peer_anchor.json
 # the start-up and memory figures are the release CLI's: build it first, so they measure this tree
 # (scripts/build_cli.sh, as the README and the test command build it)
@@ -65,6 +68,29 @@ BENCH_ENRICH_TZ := $(PYTHON) $(BENCH_DIR)/anchors/enrich_options_ab.py --stream 
 BENCH_ENRICH := $(PYTHON) $(BENCH_DIR)/anchors/enrich_cli.py --stream $(BENCH_STREAM_FILE) --big 10000000 \
 	--output $(BENCH_OUT)/enrich_cli.json
 
+# make bench-h3api   only the H3 API rows of H3Benchmarks and their anchor (h3-py, polars-h3), in a
+#                    few minutes; prints RESULTS.md's section "The H3 API against h3-py and
+#                    polars-h3" and writes nothing but benchmarks/output/h3api/ (package-benchmark's
+#                    --filter must match a benchmark's whole name)
+H3API_OUT := $(BENCH_OUT)/h3api
+H3API_FILTER := (polygonToCells|compactCells|gridDistance|gridRing|cellArea|cellToVertexes) .*
+BENCH_H3API_SWIFT := $(SWIFT) package --package-path $(BENCH_DIR) --allow-writing-to-package-directory \
+	benchmark run --target H3Benchmarks --filter '$(H3API_FILTER)' --format jmh --path $(H3API_OUT) --no-progress
+BENCH_H3API_ALONE := $(PYTHON) $(BENCH_DIR)/anchors/h3_api_anchor.py --output $(H3API_OUT)/h3_api_anchor.json > /dev/null
+
+.PHONY: bench-h3api
+bench-h3api:
+	rm -rf $(H3API_OUT)
+	mkdir -p $(H3API_OUT)
+	bash scripts/setup.sh
+	cat /proc/loadavg > $(H3API_OUT)/loadavg-before.txt
+	$(BENCH_H3API_SWIFT)
+	test -s $(H3API_OUT)/Current_run.jmh.json
+	$(BENCH_H3API_ALONE)
+	$(PYTHON) $(BENCH_DIR)/render_results.py --only-h3api --jmh $(H3API_OUT)/Current_run.jmh.json \
+		--h3api $(H3API_OUT)/h3_api_anchor.json --loadavg $(H3API_OUT)/loadavg-before.txt \
+		--command "$(BENCH_H3API_SWIFT)" --command '$(BENCH_H3API_ALONE)'
+
 # make thresholds   re-measure the allocation gate's thresholds (benchmarks/Thresholds/) after an
 #                   intended change of a hot operation's allocations; `scripts/test.sh` checks them
 #                   (scripts/ci/alloc_gate.sh)
@@ -85,6 +111,7 @@ bench:
 	$(BENCH_SWIFT)
 	test -s $(BENCH_OUT)/Current_run.jmh.json
 	$(BENCH_ANCHOR)
+	$(BENCH_H3API)
 	$(BENCH_PEER)
 	$(BENCH_TZ)
 	$(BENCH_STARTUP)
@@ -96,13 +123,13 @@ bench:
 	bash integrations/spark/setup.sh
 	$(BENCH_SPARK)
 	$(PYTHON) $(BENCH_DIR)/render_results.py \
-		--jmh $(BENCH_OUT)/Current_run.jmh.json --anchor $(BENCH_OUT)/h3py_anchor.json \
+		--jmh $(BENCH_OUT)/Current_run.jmh.json --anchor $(BENCH_OUT)/h3py_anchor.json --h3api $(BENCH_OUT)/h3_api_anchor.json \
 		--lookup-anchor $(BENCH_OUT)/lookup_peer_anchor.json --startup $(BENCH_OUT)/lookup_startup.json \
 		--stream $(BENCH_STREAM_FILE) --loadavg $(BENCH_OUT)/loadavg-before.txt --enrich $(BENCH_OUT)/enrich_cli.json --push $(BENCH_OUT)/push.json \
 		--growth $(BENCH_OUT)/growth.json --plot $(BENCH_DIR)/growth.svg --spark $(BENCH_OUT)/spark.json \
 		--timezone-anchor $(BENCH_OUT)/timezone_anchor.json --enrich-options $(BENCH_OUT)/enrich_options.json \
 		$(if $(BASE_BIN),--ab $(BENCH_OUT)/ab.json --command '$(BENCH_AB)') \
-		--command '$(BENCH_CLI)' --command '$(BENCH_STREAM)' --command '$(BENCH_SWIFT)' --command '$(BENCH_ANCHOR)' \
+		--command '$(BENCH_CLI)' --command '$(BENCH_STREAM)' --command '$(BENCH_SWIFT)' --command '$(BENCH_ANCHOR)' --command '$(BENCH_H3API)' \
 		--command '$(BENCH_PEER)' --command '$(BENCH_TZ)' --command '$(BENCH_STARTUP)' --command '$(BENCH_ENRICH)' --command '$(BENCH_ENRICH_TZ)' \
 		--command '$(BENCH_PUSH)' --command '$(BENCH_GROWTH)' --command '$(BENCH_SPARK)' \
 		--output $(BENCH_DIR)/RESULTS.md

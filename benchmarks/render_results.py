@@ -11,7 +11,10 @@ each of the issue's targets; for the engine, the per-fix and per-event figures o
 stream, its memory, and a verdict against each of its issue's targets; for rule 12 (issue 21), the
 time zone's and the US ZIP search's per-lookup figures against timezonefinder and the Canadian
 search, the start-up with all the data, `enrich` with and without the time zone and US ZIP codes,
-and the data sizes.
+and the data sizes; for the H3 API (polygonToCells, compactCells, gridDistance, gridRing, cellArea,
+cellToVertexes), ours, h3-py's and polars-h3's figures per cell from the same run, their ratios and
+the issue's goal (faster than polars-h3 per cell on every one). With --only-h3api it prints that
+last section alone, with the machine and the commands, and writes nothing (`make bench-h3api`).
 
 Usage (as the Makefile runs it):
     python3 benchmarks/render_results.py --jmh benchmarks/output/Current_run.jmh.json \
@@ -49,7 +52,19 @@ JMH_PREFIX = "package.benchmark."
 ZERO_ALLOCATION_OPERATIONS = ("latLngToCell", "cellToLatLng")
 
 # The order of operations in the report; within one, by the numbers in the name.
-OPERATION_ORDER = ("latLngToCell", "cellToLatLng", "cellToBoundary", "gridDisk", "isValidCell", "stringToH3")
+OPERATION_ORDER = ("latLngToCell", "cellToLatLng", "cellToBoundary", "gridDisk", "isValidCell", "stringToH3",
+                   "polygonToCells", "compactCells", "gridDistance", "gridRing", "cellArea", "cellToVertexes")
+
+# The H3 API benchmarks of the issue's speed item (Benchmarks/H3Benchmarks/H3APIBenchmarks.swift and,
+# once H3Cell.polygonToCells lands, H3PolygonBenchmarks.swift, now in benchmarks/Pending/), each
+# against h3-py and polars-h3 measured in the same run (anchors/h3_api_anchor.py), in report order.
+# The goal: faster than polars-h3 per cell on every one.
+H3API_ORDER = ("polygonToCells res 9", "polygonToCells res 11", "compactCells res 9", "gridDistance res 9",
+               "gridRing k 2 res 9", "cellArea m2 res 9", "cellToVertexes res 9")
+# Benchmarks of one call an iteration that record the cells it returned as the custom metric
+# OUTPUT_CELLS: their figures are per output cell (the iteration's time over that count).
+PER_OUTPUT_CELL_OPERATIONS = ("polygonToCells",)
+OUTPUT_CELLS = "output cells"
 
 # The lookup benchmarks in report order (LookupBenchmarks.swift names them).
 LOOKUP_ORDER = (
@@ -124,7 +139,11 @@ ENGINE_FLAT_SPREAD = 0.05
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jmh", required=True, help="package-benchmark's --format jmh export")
-    parser.add_argument("--anchor", required=True, help="the JSON written by anchors/h3py_anchor.py")
+    parser.add_argument("--anchor", help="the JSON written by anchors/h3py_anchor.py (required but with --only-h3api)")
+    parser.add_argument("--h3api", help="the JSON written by anchors/h3_api_anchor.py")
+    parser.add_argument("--only-h3api", action="store_true",
+                        help="print only the section \"The H3 API against h3-py and polars-h3\" (with the machine "
+                             "and the commands) to standard output, and write nothing (make bench-h3api)")
     parser.add_argument("--lookup-anchor", help="the JSON written by anchors/lookup_peer_anchor.py")
     parser.add_argument("--startup", help="the JSON written by anchors/lookup_startup.py")
     parser.add_argument("--stream", help="the engine benchmarks' generated stream (NDJSON), to count its records")
@@ -138,8 +157,13 @@ def parse_args():
     parser.add_argument("--plot", help="where to write the growth plot (SVG)")
     parser.add_argument("--command", action="append", default=[], help="a command the run used (repeatable)")
     parser.add_argument("--loadavg", help="a copy of /proc/loadavg taken before the run")
-    parser.add_argument("--output", required=True, help="the Markdown file to write")
-    return parser.parse_args()
+    parser.add_argument("--output", help="the Markdown file to write (required but with --only-h3api)")
+    args = parser.parse_args()
+    if not args.only_h3api and not (args.anchor and args.output):
+        parser.error("--anchor and --output are required (but with --only-h3api)")
+    if args.only_h3api and not args.h3api:
+        parser.error("--only-h3api needs --h3api")
+    return args
 
 
 def run(*argv):
@@ -220,8 +244,16 @@ def load_benchmarks(path):
                   if name not in ("Time (wall clock)", "Malloc (total)")}
         if wall is None:
             sys.exit(f"{path}: {key} has no wall-clock metric")
-        # wall clock is exported in µs per iteration: µs × 1000 / operations = ns per operation
-        per_op = 1_000 / OPERATIONS_PER_ITERATION
+        # operations an iteration: OPERATIONS_PER_ITERATION, or the cells a polygonToCells call
+        # returned (one call an iteration; read only for those, see `custom` above)
+        operations = OPERATIONS_PER_ITERATION
+        if name.split()[0] in PER_OUTPUT_CELL_OPERATIONS:
+            if OUTPUT_CELLS not in custom:
+                sys.exit(f"{path}: {key} has no '{OUTPUT_CELLS}' metric")
+            operations = custom[OUTPUT_CELLS]["50.0"]
+        # wall clock is exported in µs per iteration: µs × 1000 / operations = ns per operation;
+        # throughput in iterations per second
+        per_op = 1_000 / operations
         rows.append({
             "name": name,
             "target": target,
@@ -229,9 +261,10 @@ def load_benchmarks(path):
             "p90": wall["scorePercentiles"]["90.0"] * per_op,
             "mean": wall["score"] * per_op,
             "custom": custom,
-            "throughput": element["primaryMetric"]["scorePercentiles"]["50.0"] * OPERATIONS_PER_ITERATION,
-            "mallocs_p50": mallocs["scorePercentiles"]["50.0"] / OPERATIONS_PER_ITERATION if mallocs else None,
-            "mallocs_max": mallocs["scorePercentiles"]["100.0"] / OPERATIONS_PER_ITERATION if mallocs else None,
+            "operations": operations,
+            "throughput": element["primaryMetric"]["scorePercentiles"]["50.0"] * operations,
+            "mallocs_p50": mallocs["scorePercentiles"]["50.0"] / operations if mallocs else None,
+            "mallocs_max": mallocs["scorePercentiles"]["100.0"] / operations if mallocs else None,
             "iterations": element["measurementIterations"],
         })
     rows.sort(key=order)
@@ -313,7 +346,9 @@ def render(args):
       "one per input, cycling through the set; the figures are per operation, from the distribution "
       "over iterations (p50 is the median). Points are uniform on the sphere, less the 12 pentagon "
       "base cells (\"hexagon areas\"); \"near pentagons\" points lie within 1 km of a resolution-0 "
-      "pentagon centre. Cells are those points' cells at the stated resolution.")
+      "pentagon centre. Cells are those points' cells at the stated resolution. The H3 API rows "
+      "(compactCells and after) are described in \"The H3 API against h3-py and polars-h3\" below; "
+      "polygonToCells makes one call an iteration, and its figures are per output cell.")
     w("")
     w("| Benchmark | p50 ns/op | p90 ns/op | throughput p50 (M op/s) | mallocs/op p50 | mallocs/op max | iterations |")
     w("|---|---:|---:|---:|---:|---:|---:|")
@@ -348,6 +383,8 @@ def render(args):
             w(f"| {name} | {ns(ours['p50'])} | {ns(theirs)} | {ours['p50'] / theirs:.2f} |")
     w("")
 
+    render_h3api(w, by_name, load_json(args.h3api))
+
     w("## Published in the issue, not measured here")
     w("")
     w("Reference figures from other machines and builds, for context only; compare against the "
@@ -377,6 +414,135 @@ def render(args):
     spark = load_json(args.spark)
     if spark:
         render_spark(w, spark)
+    return "\n".join(out)
+
+
+def render_h3api(w, by_name, h3api):
+    """The H3 API section: ours, h3-py and polars-h3 per cell, their ratios, and the issue's goal."""
+    w("## The H3 API against h3-py and polars-h3")
+    w("")
+    w("The issue's speed item: `polygonToCells` (a city-sized polygon at resolutions 9 and 11), `compactCells`, "
+      "`gridDistance`, `gridRing`, `cellArea` and `cellToVertexes`, each against h3-py and against polars-h3 "
+      "(polars' H3 plugin, which runs h3o, the Rust port of H3) measured in the same run. "
+      "**Goal: ours faster than polars-h3 per cell on every one.**")
+    w("")
+    if not h3api:
+        w("Not measured (no --h3api: anchors/h3_api_anchor.py did not run).")
+        w("")
+        return
+    results = h3api.get("results", {})
+    w(f"The inputs are the same on every side (`H3APIInputs` in Benchmarks/H3Benchmarks; "
+      "`anchors/h3_api_anchor.py` rebuilds them with the same SplitMix64 streams): the first "
+      f"{h3api.get('count', 0):,} hexagon-area points at resolution 9 (gridRing with k = 2, cellArea in m², "
+      "cellToVertexes: per cell); for each, a partner 1 to 8 grid steps away (gridDistance: per pair); "
+      f"{h3api.get('compact_sets', 0)} sets of {h3api.get('compact_set_size', 0):,} resolution-9 cells, each the "
+      "descendants of two resolution-6 and six resolution-7 cells and 20 loose cells, shuffled, which compact "
+      "to 28 cells (compactCells, one set a call: per input cell); and central Montréal, an irregular "
+      f"{h3api.get('polygon', {}).get('vertices', '?')}-vertex polygon about 20 km by 15 km (polygonToCells with "
+      "centre containment, H3's default: per output cell).")
+    w("")
+    w(f"Ours: the p50 over package-benchmark's iterations (release build; 1,000 operations an iteration, one call "
+      f"for polygonToCells). h3-py {h3api.get('h3_version', '?')} on {h3api.get('python', '?')}: "
+      f"{h3api.get('h3py_api', '')} over pre-built lists. polars-h3 {h3api.get('polars_h3_version', '?')} on polars "
+      f"{h3api.get('polars_version', '?')} ({h3api.get('polars_threads', '?')} thread{'s' if h3api.get('polars_threads') != 1 else ''}, "
+      "per core as ours): its expression over a pre-built UInt64 column, `df.select(expr)`, its natural vectorised "
+      f"use. Theirs: the {h3api.get('statistic', 'median')} of {h3api.get('runs', '?')} timed passes after an "
+      "untimed one. The two sides run one after the other (ours first, then the anchor), not interleaved, so on "
+      "a shared machine a change of load between them moves the ratios; ratios near 1 need a second run to "
+      "settle. A ratio below 1 means ours is faster.")
+    w("")
+    w("| Function | per | ours p50 ns | h3-py ns | polars-h3 ns | ours / h3-py | ours / polars-h3 | faster than polars-h3 |")
+    w("|---|---|---:|---:|---:|---:|---:|---|")
+    met, missed, unmeasured = [], [], []
+    names = [n for n in H3API_ORDER if n in results or n in by_name]
+    names += [n for n in results if n not in names]
+    for name in names:
+        result = results.get(name, {})
+        ours = by_name.get(name)
+        h3py = result.get("h3py", {}).get("ns_per_op")
+        polars = result.get("polars_h3", {}).get("ns_per_op")
+        per = result.get("per", "cell")
+        cells = [ns(ours["p50"]) if ours else "not run", ns(h3py) if h3py else "–", ns(polars) if polars else "–"]
+        if ours and h3py:
+            cells.append(f"{ours['p50'] / h3py:.3f}")
+        else:
+            cells.append("–")
+        if ours and polars:
+            cells.append(f"{ours['p50'] / polars:.3f}")
+            if ours["p50"] < polars:
+                met.append(name)
+                cells.append("yes")
+            else:
+                missed.append(name)
+                cells.append("**no**")
+        else:
+            unmeasured.append(name)
+            cells += ["–", "not measured" if polars else "no polars-h3 figure"]
+        w(f"| {name} | {per} | " + " | ".join(cells) + " |")
+    w("")
+    counts = []
+    for name in names:
+        if not name.startswith("polygonToCells") or name not in results:
+            continue
+        result = results[name]
+        ours = by_name.get(name)
+        ours_count = f"{ours['operations']:,.0f}" if ours else "not run"
+        if ours and ours["operations"] != result["h3py"].get("output_cells"):
+            ours_count += " (**not h3-py's count**)"
+        counts.append(f"{name.split()[-2]} {name.split()[-1]}: ours {ours_count}, "
+                      f"h3-py {result['h3py'].get('output_cells', 0):,}, "
+                      f"polars-h3 {result['polars_h3'].get('output_cells', 0):,}")
+    if counts:
+        w("Output cells of polygonToCells (each library's time is over its own count): " + "; ".join(counts) + ".")
+        w("")
+    problems = [f"{name}: {p}" for name in names for p in results.get(name, {}).get("problems", [])]
+    if problems:
+        w("Before timing, the anchor compared the libraries' answers with each other and with the inputs; they "
+          "disagree: " + "; ".join(problems) + ".")
+    else:
+        w("Before timing, the anchor compared the libraries' answers with each other and with the inputs (the "
+          "pairs' distances, 28 cells per compacted set, rings, vertexes and polygon cells as sets, areas to "
+          "1e-9): they agree.")
+    w("")
+    total = len(names)
+    if missed:
+        verdict = f"**not met**: faster on {len(met)} of {total}, slower on {', '.join(missed)}"
+    elif unmeasured:
+        verdict = f"**not yet met**: faster on {len(met)} of {total}"
+    else:
+        verdict = f"**met**: faster on all {total}"
+    if unmeasured:
+        verdict += f"; not measured: {', '.join(unmeasured)}"
+        if any(n.startswith("polygonToCells") and n not in by_name for n in unmeasured):
+            verdict += (" (ours not run: `H3Cell.polygonToCells` has not landed; its rows wait in "
+                        "benchmarks/Pending/H3PolygonBenchmarks.swift.pending)")
+    w(f"Goal (faster than polars-h3 per cell on every one): {verdict}.")
+    w("")
+
+
+def render_only_h3api(args):
+    """The H3 API section alone, with the run's machine, load and commands (make bench-h3api)."""
+    rows = [row for row in load_benchmarks(args.jmh) if row["target"] == H3_TARGET]
+    if not any(row["name"] in H3API_ORDER for row in rows):
+        sys.exit(f"{args.jmh} has none of the H3 API benchmarks ({', '.join(H3API_ORDER)}): "
+                 "did the benchmark run's --filter match none, or did they crash?")
+    out = []
+    w = out.append
+    for label, value in machine():
+        w(f"- {label}: {value}")
+    if args.loadavg:
+        with open(args.loadavg, encoding="utf-8") as f:
+            w(f"- Load average before the run (1, 5, 15 min): {' '.join(f.read().split()[:3])}")
+    w(f"- Date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}")
+    w(f"- Commit: {commit()}")
+    w("")
+    if args.command:
+        w("```sh")
+        for command in args.command:
+            w(command)
+        w("```")
+        w("")
+    render_h3api(w, {row["name"]: row for row in rows}, load_json(args.h3api))
     return "\n".join(out)
 
 
@@ -1082,6 +1248,9 @@ def render_engine(w, rows, stream):
 
 def main():
     args = parse_args()
+    if args.only_h3api:
+        print(render_only_h3api(args))
+        return
     text = render(args)
     # the example service's load test (benchmarks/anchors/ingest_load.py, `make load`) is measured
     # apart, with its own build: its block is carried over from the file this one replaces

@@ -28,7 +28,12 @@ enum BenchmarkInputs {
     /// Points uniform on the sphere, less those in the 12 pentagon base cells (about 6 % of the
     /// sphere), so that at every resolution they fall in hexagons away from any pentagon's
     /// distortion. The same points as `anchors/h3py_anchor.py`'s.
-    static let hexagonPoints: [LatLng] = {
+    static let hexagonPoints: [LatLng] = hexagonPoints(count: count)
+
+    /// The first `count` points of the stream ``hexagonPoints`` holds a million of (the same
+    /// generator, so `hexagonPoints(count: n)` equals `hexagonPoints.prefix(n)`); for the input
+    /// sets that need fewer, without generating the million.
+    static func hexagonPoints(count: Int) -> [LatLng] {
         var rng = SplitMix64(seed: seed)
         var points: [LatLng] = []
         points.reserveCapacity(count)
@@ -42,7 +47,7 @@ enum BenchmarkInputs {
             points.append(point)
         }
         return points
-    }()
+    }
 
     /// The centres of the 12 pentagons at resolution 0, in base-cell order.
     static let pentagonCentres: [LatLng] = {
