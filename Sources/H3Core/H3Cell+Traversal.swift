@@ -184,6 +184,7 @@ enum GridTraversal {
                     ring += 1
                 }
             }
+            if isPentagon(origin) { throw .pentagon }
         }
     }
 

@@ -111,5 +111,5 @@ let benchmarks: @Sendable () -> Void = {
     h3APIBenchmarks()
     // polygonToCells at res 9 and 11: uncomment once H3Cell.polygonToCells has landed and
     // benchmarks/Pending/H3PolygonBenchmarks.swift.pending is moved here as a .swift (see that file).
-    // h3PolygonBenchmarks()
+    h3PolygonBenchmarks()
 }

@@ -1,11 +1,6 @@
-// PENDING: not compiled until `H3Cell.polygonToCells(_:resolution:)` lands in H3Core: it lies
-// outside every target (benchmarks/Pending/, and a `.pending` suffix), so no build sees it. To
-// enable it, move it into the H3Benchmarks target as a Swift file:
+// The polygonToCells rows of the H3 API benchmarks (issue 20, item 4).
 //
-//     git mv benchmarks/Pending/H3PolygonBenchmarks.swift.pending \
-//            benchmarks/Benchmarks/H3Benchmarks/H3PolygonBenchmarks.swift
 //
-// and uncomment the `h3PolygonBenchmarks()` call at the end of `benchmarks` in H3Benchmarks.swift.
 // `anchors/h3_api_anchor.py` already times h3-py and polars-h3 on the same polygon, and
 // `render_results.py` shows ours beside them as soon as these rows are in the JMH export.
 import Benchmark
