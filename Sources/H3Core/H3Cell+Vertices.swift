@@ -20,7 +20,10 @@ extension H3Cell {
     ///
     /// - Complexity: O(resolution).
     public var vertices: [Vertex] {
-        (0..<(isPentagon ? 5 : 6)).map { Vertex(unchecked: VertexGeometry.vertex(of: rawValue, number: $0)) }
+        // one memo for the cell's corners: each asks for the frame rotations of the cell and of
+        // two neighbours, and each neighbour serves two corners
+        var memo = VertexGeometry.RotationMemo()
+        return (0..<(isPentagon ? 5 : 6)).map { Vertex(unchecked: VertexGeometry.vertex(of: rawValue, number: $0, memo: &memo)) }
     }
 }
 
@@ -54,22 +57,61 @@ enum VertexGeometry {
     private static let reverseDirectionPosition = [-1, 5, 3, 4, 1, 0, 2]
 
     /// The ccw 60° rotations of a base cell's frame on `face`: the first slot of the face's
-    /// 3×3×3 table that holds it (H3's `_baseCellToCCWrot60`).
+    /// 3×3×3 table that holds it (H3's `_baseCellToCCWrot60`), or nil. Read from a table made
+    /// once by that search (H3 searches the 27 slots on every call; cellToVertexes made 18 such
+    /// searches a cell).
     private static func baseCellRotations(_ bc: Int, face: Int) -> Int? {
-        for i in 0..<3 {
-            for j in 0..<3 {
-                for k in 0..<3 {
-                    let slot = BaseCells.lookup(face: face, CoordIJK(i, j, k))
-                    if slot.baseCell == bc { return slot.ccwRot60 }
-                }
-            }
-        }
-        return nil
+        let r = rotationTable[face * BaseCells.count + bc]
+        return r < 0 ? nil : Int(r)
     }
+
+    private static let rotationTable: [Int8] = {
+        var table = [Int8](repeating: -1, count: 20 * BaseCells.count)
+        for face in 0..<20 {
+            for i in 0..<3 { for j in 0..<3 { for k in 0..<3 {
+                let slot = BaseCells.lookup(face: face, CoordIJK(i, j, k))
+                let at = face * BaseCells.count + slot.baseCell
+                if table[at] < 0 { table[at] = Int8(slot.ccwRot60) }
+            } } }
+        }
+        return table
+    }()
 
     /// How far the cell's corner numbering is turned ccw from the directions of its neighbours
     /// (H3's `vertexRotations`).
     private static func rotations(_ cell: UInt64) -> Int {
+        var memo = RotationMemo()
+        return rotations(cell, memo: &memo)
+    }
+
+    /// ``rotations(_:)`` remembered for the last few cells asked (the cell's face is a walk
+    /// down its digits: the cost of a corner).
+    struct RotationMemo {
+        private var cells: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+        private var values: (Int8, Int8, Int8, Int8, Int8, Int8, Int8, Int8) = (0, 0, 0, 0, 0, 0, 0, 0)
+        private var next = 0
+
+        mutating func value(_ cell: UInt64, _ compute: (UInt64) -> Int) -> Int {
+            let found: Int? = withUnsafeBytes(of: cells) { c in
+                let c = c.bindMemory(to: UInt64.self)
+                for i in 0..<8 where c[i] == cell { return i }
+                return nil
+            }
+            if let i = found { return Int(withUnsafeBytes(of: values) { $0.bindMemory(to: Int8.self)[i] }) }
+            let v = compute(cell)
+            let slot = next
+            next = (next + 1) & 7
+            withUnsafeMutableBytes(of: &cells) { $0.bindMemory(to: UInt64.self)[slot] = cell }
+            withUnsafeMutableBytes(of: &values) { $0.bindMemory(to: Int8.self)[slot] = Int8(v) }
+            return v
+        }
+    }
+
+    private static func rotations(_ cell: UInt64, memo: inout RotationMemo) -> Int {
+        memo.value(cell, computeRotations)
+    }
+
+    private static func computeRotations(_ cell: UInt64) -> Int {
         let fijk = H3Cell(unchecked: cell).faceIJK
         let bc = H3IndexBits.baseCell(cell)
         let leading = H3IndexBits.leadingNonZeroDigit(cell)
@@ -95,11 +137,16 @@ enum VertexGeometry {
     /// The first corner of the edge towards `direction`, or -1 for no such edge (H3's
     /// `vertexNumForDirection`).
     static func vertexNumber(_ cell: UInt64, direction: Direction) -> Int {
+        var memo = RotationMemo()
+        return vertexNumber(cell, direction: direction, memo: &memo)
+    }
+
+    static func vertexNumber(_ cell: UInt64, direction: Direction, memo: inout RotationMemo) -> Int {
         let pentagon = GridTraversal.isPentagon(cell)
         if direction == .center || direction.rawValue >= Direction.invalid.rawValue || (pentagon && direction == .kAxes) {
             return -1
         }
-        let r = rotations(cell)
+        let r = rotations(cell, memo: &memo)
         return pentagon
             ? (pentagonVertexForDirection[Int(direction.rawValue)] + 5 - r) % 5
             : (hexagonVertexForDirection[Int(direction.rawValue)] + 6 - r) % 6
@@ -107,8 +154,8 @@ enum VertexGeometry {
 
     /// The direction of the edge that starts at corner `number` (H3's `directionForVertexNum`,
     /// for a number known to be in range).
-    private static func direction(_ cell: UInt64, vertexNumber number: Int) -> Direction {
-        let r = rotations(cell)
+    private static func direction(_ cell: UInt64, vertexNumber number: Int, memo: inout RotationMemo) -> Direction {
+        let r = rotations(cell, memo: &memo)
         return GridTraversal.isPentagon(cell)
             ? pentagonDirectionForVertex[(number + r) % 5]
             : hexagonDirectionForVertex[(number + r) % 6]
@@ -126,6 +173,11 @@ enum VertexGeometry {
     /// The canonical vertex index of corner `number` (in range) of the valid cell `cell`
     /// (H3's `cellToVertex`): of the (up to) three cells at the corner, the lowest index owns it.
     static func vertex(of cell: UInt64, number: Int) -> UInt64 {
+        var memo = RotationMemo()
+        return vertex(of: cell, number: number, memo: &memo)
+    }
+
+    static func vertex(of cell: UInt64, number: Int, memo: inout RotationMemo) -> UInt64 {
         let cellPentagon = GridTraversal.isPentagon(cell)
         let cellVertexCount = cellPentagon ? 5 : 6
         let res = H3IndexBits.resolution(cell)
@@ -135,21 +187,21 @@ enum VertexGeometry {
         // a centre child has the lowest index of its neighbours, so it owns all its corners
         if res == 0 || H3IndexBits.digit(cell, res) != .center {
             // the neighbour across the edge that starts at this corner ("left")
-            let left = direction(cell, vertexNumber: number)
+            let left = direction(cell, vertexNumber: number, memo: &memo)
             let (leftNeighbor, leftRotations) = neighbor(cell, left)
             if leftNeighbor < owner { owner = leftNeighbor }
 
             // the neighbour across the edge that ends here ("right"), unless the left one is a
             // centre child and so the lowest
             if res == 0 || H3IndexBits.digit(leftNeighbor, res) != .center {
-                let right = direction(cell, vertexNumber: (number - 1 + cellVertexCount) % cellVertexCount)
+                let right = direction(cell, vertexNumber: (number - 1 + cellVertexCount) % cellVertexCount, memo: &memo)
                 let (rightNeighbor, rightRotations) = neighbor(cell, right)
                 if rightNeighbor < owner {
                     owner = rightNeighbor
                     let back = GridTraversal.isPentagon(owner)
                         ? GridTraversal.direction(from: owner, to: cell) ?? .invalid
                         : counterClockwise[(reverseDirectionPosition[Int(right.rawValue)] + rightRotations) % 6]
-                    ownerNumber = vertexNumber(owner, direction: back)
+                    ownerNumber = vertexNumber(owner, direction: back, memo: &memo)
                     precondition(ownerNumber >= 0, "no corner on \(String(owner, radix: 16)) towards \(String(cell, radix: 16))")
                 }
             }
@@ -160,7 +212,7 @@ enum VertexGeometry {
                 let back = ownerPentagon
                     ? GridTraversal.direction(from: owner, to: cell) ?? .invalid
                     : counterClockwise[(reverseDirectionPosition[Int(left.rawValue)] + leftRotations) % 6]
-                ownerNumber = vertexNumber(owner, direction: back) + 1
+                ownerNumber = vertexNumber(owner, direction: back, memo: &memo) + 1
                 if ownerNumber == 6 || (ownerPentagon && ownerNumber == 5) { ownerNumber = 0 }
             }
         }
