@@ -73,7 +73,7 @@ BENCH_ENRICH := $(PYTHON) $(BENCH_DIR)/anchors/enrich_cli.py --stream $(BENCH_ST
 #                    polars-h3" and writes nothing but benchmarks/output/h3api/ (package-benchmark's
 #                    --filter must match a benchmark's whole name)
 H3API_OUT := $(BENCH_OUT)/h3api
-H3API_FILTER := (polygonToCells|compactCells|gridDistance|gridRing|cellArea|cellToVertexes) .*
+H3API_FILTER := (polygonToCells|polygonToCellsExperimental|compactCells|gridDistance|gridRing|cellArea|cellToVertexes) .*
 BENCH_H3API_SWIFT := $(SWIFT) package --package-path $(BENCH_DIR) --allow-writing-to-package-directory \
 	benchmark run --target H3Benchmarks --filter '$(H3API_FILTER)' --format jmh --path $(H3API_OUT) --no-progress
 BENCH_H3API_ALONE := $(PYTHON) $(BENCH_DIR)/anchors/h3_api_anchor.py --output $(H3API_OUT)/h3_api_anchor.json > /dev/null

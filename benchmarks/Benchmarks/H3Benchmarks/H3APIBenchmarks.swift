@@ -5,7 +5,7 @@ import H3Core
 // cellArea and cellToVertexes, each against h3-py 4.5.0 and polars-h3 0.7 (h3o) in the same
 // `make bench` run (`anchors/h3_api_anchor.py`, over the same inputs: `H3APIInputs`). Goal:
 // faster than polars-h3 per cell on every one. polygonToCells' rows are in
-// `benchmarks/Pending/H3PolygonBenchmarks.swift.pending` until `H3Cell.polygonToCells` lands.
+// `H3PolygonBenchmarks.swift`.
 //
 // As the other H3 benchmarks: 1,000 operations an iteration (the scaling factor), results folded
 // into a checksum black-holed once per iteration, figures per operation. An operation is one

@@ -3,7 +3,7 @@ import BenchmarkSupport
 
 /// The inputs of the H3 API benchmarks (`H3APIBenchmarks.swift`): compactCells, gridDistance,
 /// gridRing, cellArea and cellToVertexes (polygonToCells' polygon is `CityPolygon`, in
-/// benchmarks/Pending/H3PolygonBenchmarks.swift.pending until the API lands).
+/// H3PolygonBenchmarks.swift).
 ///
 /// `anchors/h3_api_anchor.py` builds the very same sets for h3-py and polars-h3 (the same
 /// SplitMix64 streams, seeds and steps, in the same order), so that every side measures the same

@@ -109,7 +109,6 @@ let benchmarks: @Sendable () -> Void = {
     // compactCells, gridDistance, gridRing, cellArea, cellToVertexes (H3APIBenchmarks.swift),
     // against h3-py and polars-h3 in anchors/h3_api_anchor.py.
     h3APIBenchmarks()
-    // polygonToCells at res 9 and 11: uncomment once H3Cell.polygonToCells has landed and
-    // benchmarks/Pending/H3PolygonBenchmarks.swift.pending is moved here as a .swift (see that file).
+    // polygonToCells at res 9 and 11, the flood and the walk
     h3PolygonBenchmarks()
 }

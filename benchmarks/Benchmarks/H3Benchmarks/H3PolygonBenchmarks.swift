@@ -1,8 +1,6 @@
-// The polygonToCells rows of the H3 API benchmarks (issue 20, item 4).
-//
-//
-// `anchors/h3_api_anchor.py` already times h3-py and polars-h3 on the same polygon, and
-// `render_results.py` shows ours beside them as soon as these rows are in the JMH export.
+// The polygonToCells rows of the H3 API benchmarks (issue 20, item 4): H3's polygonToCells (the
+// traced flood) and the hierarchical walk in centre mode, which gives the same cells.
+// `anchors/h3_api_anchor.py` times h3-py and polars-h3 on the same polygon.
 import Benchmark
 import H3Core
 
@@ -38,6 +36,15 @@ func h3PolygonBenchmarks() {
     for resolution in [9, 11].compactMap(H3Resolution.init(rawValue:)) {
         Benchmark("polygonToCells res \(resolution.rawValue)", configuration: configuration) { benchmark, polygon in
             let cells = try! H3Cell.polygonToCells(polygon, resolution: resolution)
+            blackHole(cells.last?.rawValue ?? 0)
+            benchmark.measurement(PolygonMetric.outputCells, cells.count)
+        } setup: {
+            CityPolygon.polygon
+        }
+        // the hierarchical walk in centre mode: the same cells (checked in RegionsGoldenTests),
+        // compared with the same anchors
+        Benchmark("polygonToCellsExperimental center res \(resolution.rawValue)", configuration: configuration) { benchmark, polygon in
+            let cells = try! H3Cell.polygonToCells(polygon, resolution: resolution, containment: .center)
             blackHole(cells.last?.rawValue ?? 0)
             benchmark.measurement(PolygonMetric.outputCells, cells.count)
         } setup: {
