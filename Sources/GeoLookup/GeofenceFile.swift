@@ -13,23 +13,17 @@ enum GeofenceFile {
         let features = try rawFeatures(bytes, path: path)
         var fences: [Geofence] = []
         fences.reserveCapacity(features.count)
-        var seen: [String: Int] = [:]  // keyed by the id's bytes, not Swift's canonical equality
+        var seen: [[UInt8]: Int] = [:]  // keyed by the id's bytes, not Swift's canonical equality
         for (index, raw) in features.enumerated() {
             let fence = try check(raw.feature, index: index, line: raw.line, path: path, context: context)
-            if let first = seen[Self.byteKey(fence.id)] {
+            if let first = seen[Array(fence.id.utf8)] {
                 throw GeofenceFileError(path: path, feature: "feature \(Self.quoted(fence.id))",
                                         reason: "duplicate id: feature \(first) has it too")
             }
-            seen[Self.byteKey(fence.id)] = index
+            seen[Array(fence.id.utf8)] = index
             fences.append(fence)
         }
         return fences
-    }
-
-    /// A dictionary key that two ids share only when their bytes are equal (Swift's `String`
-    /// equality would make "é" and "e\u{301}" one id).
-    private static func byteKey(_ id: String) -> String {
-        id.utf8.map { String($0, radix: 16) }.joined(separator: ".")
     }
 
     static func quoted(_ id: String) -> String {

@@ -133,7 +133,7 @@ final class GeofenceGrid: Sendable {
     // MARK: building
 
     /// Marks every fence's cells.
-    init(fences: [Geofence]) {
+    init(fences: [Geofence], shapes: FenceShapes) {
         let boxes = fences.map(Self.box(of:))
         let spans = boxes.map { max($0.east - $0.west, $0.north - $0.south) }.sorted()
         let common = spans.isEmpty ? Self.finest : Self.level(span: spans[spans.count / 2], across: Self.medianAcross)
@@ -148,7 +148,7 @@ final class GeofenceGrid: Sendable {
             let k = min(common, Self.level(span: max(box.east - box.west, box.north - box.south), across: Self.mostAcross))
             switch fence.shape {
             case .polygons(let polygons):
-                Self.markPolygon(polygons, box: box, level: k) { key, inside in pairs.append((key, number << 1 | (inside ? 1 : 0))) }
+                Self.markPolygon(polygons, shapes.entries[n], shapes, box: box, level: k) { key, inside in pairs.append((key, number << 1 | (inside ? 1 : 0))) }
             case .circle(let center, let radius):
                 seen.removeAll(keepingCapacity: true)
                 Self.markCircle(center: center, radius: radius, box: box, level: k) { key, inside in
@@ -185,7 +185,7 @@ final class GeofenceGrid: Sendable {
     /// Marks a polygon fence's cells at level `k`. Edge cells: every cell within `margin`
     /// of an edge, found row by row along each edge. Inside cells: the rest whose centre is
     /// inside by the even-odd rule over all rings (a valid multipolygon's rings never cross).
-    private static func markPolygon(_ polygons: [[[GeoPoint]]], box: (west: Double, east: Double, south: Double, north: Double),
+    private static func markPolygon(_ polygons: [[[GeoPoint]]], _ entry: FenceShapes.Entry, _ shapes: FenceShapes, box: (west: Double, east: Double, south: Double, north: Double),
                                     level k: Int, _ mark: (UInt64, Bool) -> Void) {
         let (minX, maxX, minY, maxY) = box
         let scale = Double(sign: .plus, exponent: k, significand: 1)
@@ -227,7 +227,8 @@ final class GeofenceGrid: Sendable {
                 let isEdge = edge[r * columns + c]
                 if !isEdge {
                     let x = Double(x0 + Int64(c)) * size + size / 2
-                    guard GeofenceGeometry.evenOdd(polygons, x: x, y: y) else { continue }
+                    // the locator's own rule; an unmarked cell's centre is far from every edge
+                    guard shapes.evenOdd(entry, x: x, y: y, margin: 0) == .inside else { continue }
                 }
                 mark(key(level: k, x: x0 + Int64(c), y: y0 + Int64(r)), !isEdge)
             }
@@ -290,28 +291,6 @@ final class GeofenceGrid: Sendable {
                 }
             }
         }
-    }
-}
-
-/// The grid's planar test of a cell centre (the locator's is ``FenceShapes/evenOdd(_:x:y:margin:)``,
-/// over flat arrays).
-enum GeofenceGeometry {
-    /// Whether (x, y) is inside by the even-odd rule over every ring (longitude x, latitude y);
-    /// rings are closed. A point on an edge can go either way: callers keep points within the
-    /// margin of an edge away from it.
-    @inline(__always)
-    static func evenOdd(_ polygons: [[[GeoPoint]]], x: Double, y: Double) -> Bool {
-        var inside = false
-        for rings in polygons { for ring in rings {
-            for i in 0..<(ring.count - 1) {
-                let a = ring[i], b = ring[i + 1]
-                if (a.latitude > y) != (b.latitude > y) {
-                    let xi = a.longitude + (y - a.latitude) * (b.longitude - a.longitude) / (b.latitude - a.latitude)
-                    if x < xi { inside.toggle() }
-                }
-            }
-        } }
-        return inside
     }
 }
 

@@ -50,8 +50,8 @@ public final class GeofenceSet: Sendable {
     /// A set of fences already checked (ids unique, rings closed and valid, radii positive).
     public init(fences: [Geofence]) {
         self.fences = fences.sorted { $0.id.utf8Precedes($1.id) }
-        grid = GeofenceGrid(fences: self.fences)
         shapes = FenceShapes(self.fences)
+        grid = GeofenceGrid(fences: self.fences, shapes: shapes)
     }
 
     /// Bytes of the index (not counting the fences' coordinates).
