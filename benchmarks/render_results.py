@@ -178,6 +178,17 @@ def run(*argv):
         return None
 
 
+def run_lines(w, loadavg):
+    """The run's machine, load before it, date and commit, as list lines (both reports open with them)."""
+    for label, value in machine():
+        w(f"- {label}: {value}")
+    if loadavg:
+        with open(loadavg, encoding="utf-8") as f:
+            w(f"- Load average before the run (1, 5, 15 min): {' '.join(f.read().split()[:3])}")
+    w(f"- Date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}")
+    w(f"- Commit: {commit()}")
+
+
 def machine():
     """A list of (label, value) describing this machine."""
     model, processors = None, 0
@@ -323,13 +334,7 @@ def render(args):
     w("")
     w("## Run")
     w("")
-    for label, value in machine():
-        w(f"- {label}: {value}")
-    if args.loadavg:
-        with open(args.loadavg, encoding="utf-8") as f:
-            w(f"- Load average before the run (1, 5, 15 min): {' '.join(f.read().split()[:3])}")
-    w(f"- Date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}")
-    w(f"- Commit: {commit()}")
+    run_lines(w, args.loadavg)
     w(f"- h3-py: {anchor.get('h3_version', '?')} on {anchor.get('python', '?')}")
     if peer:
         libraries = ", ".join(f"{name} {version}" for name, version in peer.get("versions", {}).items())
@@ -529,13 +534,7 @@ def render_only_h3api(args):
                  "did the benchmark run's --filter match none, or did they crash?")
     out = []
     w = out.append
-    for label, value in machine():
-        w(f"- {label}: {value}")
-    if args.loadavg:
-        with open(args.loadavg, encoding="utf-8") as f:
-            w(f"- Load average before the run (1, 5, 15 min): {' '.join(f.read().split()[:3])}")
-    w(f"- Date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}")
-    w(f"- Commit: {commit()}")
+    run_lines(w, args.loadavg)
     w("")
     if args.command:
         w("```sh")
