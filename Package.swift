@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "H3Core", dependencies: ["GeoMath"]),
         // The values every layer shares: the `geo` object (Enrichment), a number as JSON wrote it,
         // a timestamp, country and postal codes, time-zone ids. Pure Swift over H3Core.
-        .target(name: "GeoModel", dependencies: ["H3Core"]),
+        .target(name: "GeoModel", dependencies: ["H3Core", "ThreadSharing"]),
         // Swift wrappers over PROJ (geodesics) and GEOS (geometry); no C type in its public API.
         .target(name: "GeoBridge", dependencies: ["CPROJ", "CGEOS"]),
 

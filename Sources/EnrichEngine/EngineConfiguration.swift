@@ -34,6 +34,10 @@ public struct EngineConfiguration: Sendable, Equatable {
     /// exactly as without eviction however out of order the input (or a far-future timestamp)
     /// is; above it, memory is bounded by the eviction rule. 0 evicts whenever the rule allows.
     public var evictionThreshold: Int = 65_536
+    /// With fences (contract rule 11), milliseconds a session stays inside a fence, from the
+    /// accepted fix that entered it, before the first accepted fix that gives a `dwell`
+    /// transition (once a stay). Default off (no dwells).
+    public var geofenceDwell: Int64? = nil
 
     public init() {}
 

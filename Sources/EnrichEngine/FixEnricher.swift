@@ -11,11 +11,20 @@ import H3Core
 public protocol FixEnricher {
     /// The `geo` values of a validated position taken at `timestamp`.
     mutating func enrich(_ position: ReportedPosition, at timestamp: Timestamp) -> Enrichment
+
+    /// The fence set's table when the enrichments have ``Enrichment/geofences`` (rule 11): the
+    /// session table then gives each accepted fix's transitions. `nil` (the default) for none.
+    var geofenceLists: GeofenceListTable? { get }
+}
+
+extension FixEnricher {
+    public var geofenceLists: GeofenceListTable? { nil }
 }
 
 /// The standard enricher: H3Core at the configured resolution and the bundled data's lookup;
 /// the time zone and its offset when the lookup has them (``LocationLookup/timeZones``,
-/// ``LocationLookup/utcOffsets``).
+/// ``LocationLookup/utcOffsets``), and the fences holding the fix when it has a fence set
+/// (``LocationLookup/geofences``).
 public struct StandardEnricher: FixEnricher {
     public let resolution: H3Resolution
     private let locator: LocationLookup.Locator
@@ -51,6 +60,9 @@ public struct StandardEnricher: FixEnricher {
             offset = offsets.utcOffset(of: zone, atMilliseconds: timestamp.milliseconds)
         }
         return Enrichment(position: position, fixTimestamp: timestamp, h3: cell, country: place.country,
-                          postal: place.postal, timeZone: place.timeZone, utcOffsetSeconds: offset)
+                          postal: place.postal, timeZone: place.timeZone, utcOffsetSeconds: offset,
+                          geofences: place.geofences)
     }
+
+    public var geofenceLists: GeofenceListTable? { locator.lookup.geofences?.lists }
 }

@@ -62,6 +62,14 @@ public final class LocationEngine<Enricher: FixEnricher>: Sendable {
         shard(session).table.withLock { $0.ingest(fix, session: session, consent: consent) }
     }
 
+    /// Decides on a fix as ``ingest(_:session:consent:)`` does, and appends an accepted one's
+    /// geofence transitions (rule 11) to `transitions`, when the enricher gives fence lists.
+    @inlinable
+    public func ingest(_ fix: Fix, session: SessionID, consent: Consent? = nil,
+                       transitions: inout [GeofenceTransition]) -> FixDecision {
+        shard(session).table.withLock { $0.ingest(fix, session: session, consent: consent, transitions: &transitions) }
+    }
+
     /// The location to attach to an event of `session` at `time`: the session's latest accepted
     /// fix taken at or before `time`, if it is still live then; else `nil`.
     @inlinable

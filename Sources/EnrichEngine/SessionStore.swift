@@ -27,14 +27,25 @@ struct SessionStore {
     /// A jump ahead that one session alone has reported so far: its time and the session's
     /// ``SessionID/stableHash``.
     private var unconfirmedJump: (time: Int64, session: UInt64)? = nil
+    /// Rule 11's transitions, when the enrichments carry fence lists.
+    private var geofences: GeofenceTracker?
 
+    /// - Parameters:
+    ///   - configuration: the rules' parameters.
+    ///   - geofenceLists: the fence set's table, when accepted fixes carry the fences holding
+    ///     them (then ``record(_:session:_:transitions:)`` gives their transitions).
     @usableFromInline
-    init(configuration: EngineConfiguration) {
+    init(configuration: EngineConfiguration, geofenceLists: GeofenceListTable? = nil) {
         self.configuration = configuration
+        geofences = geofenceLists.map {
+            GeofenceTracker(lists: $0, dwell: configuration.geofenceDwell, forgetAfter: configuration.effectiveEvictAfter)
+        }
     }
 
     @usableFromInline var liveSessions: Int { states.count }
     @usableFromInline var optedOutSessions: Int { optedOut.count }
+    /// Sessions whose dwell stays the geofence tracker keeps (0 without fences or a dwell time).
+    var geofenceSessionsWithStays: Int { geofences?.sessionsWithStays ?? 0 }
 
     /// What the store has allocated: room for states, index slots, and fix pool nodes (in use or
     /// free); for checking that memory follows the live sessions down.
@@ -89,6 +100,7 @@ struct SessionStore {
     /// - Complexity: O(k) expected, k the session's older fixes.
     private mutating func removeState(at entry: Int, slot: Int) {
         history.releaseAll(from: states[entry].olderHead)
+        geofences?.forget(states[entry].id)
         index.remove(at: slot, in: states)
         let last = states.count - 1
         if entry != last {
@@ -118,15 +130,24 @@ struct SessionStore {
     }
 
     /// Records the enrichment of a fix that ``decide(_:session:consent:)`` accepted, with nothing
-    /// else done to the store in between.
+    /// else done to the store in between, and appends its geofence transitions (rule 11) to
+    /// `transitions` when the store has fences.
     ///
-    /// - Complexity: O(1) amortised.
+    /// - Complexity: O(1) amortised; with fences, the tracker's
+    ///   (``GeofenceTracker/update(session:from:to:transitions:)``).
     @usableFromInline
-    mutating func record(_ accepted: Enrichment, session: SessionID, _ decision: Decision) {
+    mutating func record(_ accepted: Enrichment, session: SessionID, _ decision: Decision,
+                         transitions: inout [GeofenceTransition]) {
         switch decision {
         case .update(let entry):
+            if geofences != nil {
+                geofences!.update(session: session, from: states[entry].newest, to: accepted, transitions: &transitions)
+            }
             states[entry].accept(accepted, window: 2 * configuration.expiry, history: &history)
         case .insert(var slot):
+            if geofences != nil {
+                geofences!.update(session: session, from: nil, to: accepted, transitions: &transitions)
+            }
             if index.isFull(count: states.count) {
                 index = SessionIndex(capacity: 2 * index.capacity, states: states)
                 slot = index.find(session, in: states).slot
@@ -222,7 +243,10 @@ struct SessionStore {
                 index = SessionIndex(capacity: SessionIndex.capacity(for: states.count), states: states)
             }
         } else if evicted > 0 {
-            for i in states.indices where isEvicted(states[i]) { history.releaseAll(from: states[i].olderHead) }
+            for i in states.indices where isEvicted(states[i]) {
+                history.releaseAll(from: states[i].olderHead)
+                geofences?.forget(states[i].id)
+            }
             // in place and O(n), by swaps: no copy of the ids
             states.removeAll(where: isEvicted)
             index = SessionIndex(capacity: SessionIndex.capacity(for: states.count), states: states)

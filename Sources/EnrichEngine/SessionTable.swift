@@ -19,8 +19,12 @@ public struct SessionTable<Enricher: FixEnricher> {
     @usableFromInline var store: SessionStore
     @usableFromInline var _enricher: Enricher
 
+    /// - Parameters:
+    ///   - configuration: the rules' parameters.
+    ///   - enricher: computes each accepted fix's `geo` values; when it gives fence lists
+    ///     (``FixEnricher/geofenceLists``), the table gives rule 11's transitions too.
     public init(configuration: EngineConfiguration, enricher: Enricher) {
-        store = SessionStore(configuration: configuration)
+        store = SessionStore(configuration: configuration, geofenceLists: enricher.geofenceLists)
         _enricher = enricher
     }
 
@@ -51,10 +55,23 @@ public struct SessionTable<Enricher: FixEnricher> {
     /// - Complexity: O(1) amortised; an accepted fix costs its enrichment.
     @inlinable
     public mutating func ingest(_ fix: Fix, session: SessionID, consent: Consent? = nil) -> FixDecision {
+        var transitions: [GeofenceTransition] = []
+        return ingest(fix, session: session, consent: consent, transitions: &transitions)
+    }
+
+    /// Decides on a fix as ``ingest(_:session:consent:)`` does, and appends the geofence
+    /// transitions of an accepted one (rule 11: exits, then enters, then dwells, each in
+    /// ascending order of fence id) to `transitions`.
+    ///
+    /// - Complexity: O(1) amortised; an accepted fix costs its enrichment and, with fences,
+    ///   a comparison of its fence list with the session's previous one.
+    @inlinable
+    public mutating func ingest(_ fix: Fix, session: SessionID, consent: Consent? = nil,
+                                transitions: inout [GeofenceTransition]) -> FixDecision {
         let decision = store.decide(fix, session: session, consent: consent)
         if case .rejected(let reason) = decision { return .rejected(reason) }
         let accepted = _enricher.enrich(fix.position, at: fix.timestamp)
-        store.record(accepted, session: session, decision)
+        store.record(accepted, session: session, decision, transitions: &transitions)
         return .accepted(accepted)
     }
 

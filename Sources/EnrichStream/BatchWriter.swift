@@ -1,3 +1,4 @@
+import EnrichEngine
 import RecordCodec
 
 /// Writes decided batches in input order: each line's output to the output file, each bad line's
@@ -22,6 +23,13 @@ final class BatchWriter {
     private(set) var reachedErrorLimit = false
     /// Where accepted fixes go once their lines are written.
     private let pushSink: (any AcceptedFixSink)?
+    /// With fences (rule 11): their names, and where the transitions go once their fixes' lines
+    /// are written (`nil`: counted only).
+    private let geofences: GeofenceListTable?
+    private let geofenceEvents: OutputFile?
+    /// A batch's transitions in input order, and a transition's line, kept for their storage.
+    private var transitions: [LineTransition] = []
+    private var eventLine: [UInt8] = []
 
     /// - Parameters:
     ///   - output: where the enriched lines go.
@@ -29,9 +37,16 @@ final class BatchWriter {
     ///   - maxErrors: stop after this many bad lines; `nil` for no limit.
     ///   - inputNames: the inputs' names, to name the file in error reports (pass `nil` for one
     ///     input: the report then has no `"file"` key).
+    ///   - geofences: the fence set's table, when the run has fences: the statistics then count
+    ///     transitions.
+    ///   - geofenceEvents: where the transitions go, one JSON object a line, when given.
     init(output: OutputFile, errors: OutputFile, maxErrors: Int?, inputNames: [String]?,
-         pushSink: (any AcceptedFixSink)? = nil) {
+         pushSink: (any AcceptedFixSink)? = nil, geofences: GeofenceListTable? = nil,
+         geofenceEvents: OutputFile? = nil) {
         self.pushSink = pushSink
+        self.geofences = geofences
+        self.geofenceEvents = geofenceEvents
+        if geofences != nil { statistics.geofenceTransitions = EnrichStatistics.GeofenceTransitionCounts() }
         self.output = output
         self.errors = errors
         self.maxErrors = maxErrors
@@ -144,6 +159,7 @@ final class BatchWriter {
                             ? batch.inputRange.lowerBound + batch.lines[i + 1].start : batch.inputRange.upperBound
                         try output.append(&pieces)
                         submitAccepted(batch, before: i)
+                        try writeTransitions(batch, before: i, &statistics)
                         return false
                     }
                 }
@@ -152,7 +168,36 @@ final class BatchWriter {
         try output.append(&pieces)
         statistics.bytes = batch.inputRange.upperBound
         submitAccepted(batch, before: batch.lines.count)
+        try writeTransitions(batch, before: batch.lines.count, &statistics)
         return true
+    }
+
+    /// Counts the batch's geofence transitions on lines before `limit` and writes them to the
+    /// events file, in input order: each partition's are in order, and a line's records are all
+    /// in one partition, so a stable sort by line interleaves them rightly.
+    private func writeTransitions(_ batch: LineBatch, before limit: Int,
+                                  _ statistics: inout EnrichStatistics) throws(StreamError) {
+        guard let geofences else { return }
+        transitions.removeAll(keepingCapacity: true)
+        for output in batch.outputs {
+            for t in output.transitions where Int(t.line) < limit { transitions.append(t) }
+        }
+        guard !transitions.isEmpty else { return }
+        if batch.outputs.count > 1 {
+            // stable: Swift's sort is not, so the index breaks ties
+            let ordered = transitions.enumerated().sorted { ($0.element.line, $0.offset) < ($1.element.line, $1.offset) }
+            transitions = ordered.map(\.element)
+        }
+        for t in transitions {
+            let transition = t.transition
+            statistics.geofenceTransitions!.count(transition.kind)
+            guard let geofenceEvents else { continue }
+            eventLine.removeAll(keepingCapacity: true)
+            GeofenceEventLine.append(session: transition.session.rawValue, fence: geofences.quotedName(of: transition.fence),
+                                     transition: transition.kind.name, timestamp: transition.timestamp.milliseconds,
+                                     position: transition.position, to: &eventLine)
+            try geofenceEvents.appendLine(eventLine, eventLine.indices)
+        }
     }
 
     /// Hands the batch's accepted fixes on lines before `limit` to the push sink.
@@ -172,6 +217,7 @@ final class BatchWriter {
     func flush() throws(StreamError) {
         try output.flush()
         try errors.flush()
+        try geofenceEvents?.flush()
     }
 
     /// Marks the run as stopped early.

@@ -25,10 +25,13 @@ import Synchronization
 public final class EnrichPipeline {
     public let options: EnrichOptions
     private let runner: ParallelRunner
+    /// The fence set's table, when the lookup has fences.
+    private let geofences: GeofenceListTable?
 
     /// - Throws: ``GeoBridge/GEOSError`` when GEOS cannot make a context.
     public init(options: EnrichOptions, lookup: LocationLookup) throws {
         self.options = options
+        geofences = lookup.geofences?.lists
         runner = try ParallelRunner(configuration: options.engine, lookup: lookup, workers: options.workers,
                                     format: options.format, emitRejected: options.emitRejected,
                                     collectsAccepted: options.pushSink != nil)
@@ -60,13 +63,17 @@ public final class EnrichPipeline {
     ///   - inputs: the inputs, read in order as one stream.
     ///   - output: where the enriched lines go.
     ///   - errors: where bad lines' reports go.
+    ///   - geofenceEvents: with fences (the lookup's ``GeoLookup/LocationLookup/geofences``),
+    ///     where the geofence transitions go, one JSON object a line in input order (rule 11);
+    ///     `nil`: they are counted only.
     ///   - stop: raised to stop early (from a signal handler): reading stops, what was read is
     ///     finished and written.
     ///   - progress: called on the writer thread about twice a second, when given.
     /// - Returns: the run's figures (`stoppedEarly` set when it did not read everything: stopped,
     ///   the error limit, or an input truncated while it was read, see ``InputFile/truncation``).
     /// - Throws: ``StreamError`` when an input or output fails; what was decided before it is written.
-    public func run(inputs: [InputFile], output: OutputFile, errors: OutputFile, stop: StopFlag = StopFlag(),
+    public func run(inputs: [InputFile], output: OutputFile, errors: OutputFile, geofenceEvents: OutputFile? = nil,
+                    stop: StopFlag = StopFlag(),
                     progress: (@Sendable (Progress) -> Void)? = nil) throws(StreamError) -> EnrichStatistics {
         let started = DispatchTime.now().uptimeNanoseconds
         let poolSize = 4
@@ -124,7 +131,8 @@ public final class EnrichPipeline {
         // writer: decided batches → outputs, in order
         let writerBox = Handoff(BatchWriter(output: output, errors: errors, maxErrors: options.maxErrors,
                                             inputNames: inputs.count > 1 ? inputs.map(\.name) : nil,
-                                            pushSink: options.pushSink))
+                                            pushSink: options.pushSink, geofences: geofences,
+                                            geofenceEvents: geofenceEvents))
         let writerDone = Latch()
         let written = Monitor(EnrichStatistics())
         let writeStage: @Sendable () -> Void = {

@@ -1,3 +1,5 @@
+import EnrichEngine
+
 /// The run's figures, which account for every record: each is an event, a fix (accepted or
 /// rejected by reason) or an error, so
 /// `records == events + fixesAccepted + fixesRejected.total + errors`; and `records == lines`
@@ -30,6 +32,25 @@ public struct EnrichStatistics: Sendable, Equatable {
     public var bytes = 0
     /// Whether the run stopped early (a signal, or `--max-errors`).
     public var stoppedEarly = false
+    /// Geofence transitions by kind, when the run has fences (rule 11); `nil` without.
+    public var geofenceTransitions: GeofenceTransitionCounts? = nil
+
+    /// Geofence transitions counted by kind.
+    public struct GeofenceTransitionCounts: Sendable, Equatable {
+        public var enter = 0
+        public var exit = 0
+        public var dwell = 0
+
+        public init() {}
+
+        mutating func count(_ kind: GeofenceTransition.Kind) {
+            switch kind {
+            case .enter: enter += 1
+            case .exit: exit += 1
+            case .dwell: dwell += 1
+            }
+        }
+    }
 
     public init() {}
 
@@ -60,7 +81,9 @@ public struct EnrichStatistics: Sendable, Equatable {
 
     /// The statistics as one JSON object: `lines`, `events`, `events_enriched`, `fixes`,
     /// `fixes_accepted`, `fixes_rejected` (an object by reason) and `errors`, then
-    /// `records`, `bytes` (input bytes read), `stopped_early`, `elapsed_s` (seconds, 3 decimals) and `extra`'s keys and values (already JSON), in order.
+    /// `records`, `bytes` (input bytes read), `stopped_early`, `elapsed_s` (seconds, 3 decimals),
+    /// with fences `geofence_transitions` (`{"enter":N,"exit":N,"dwell":N}`), and `extra`'s keys
+    /// and values (already JSON), in order.
     public func json(elapsedSeconds: Double, extra: [(key: String, json: String)] = []) -> String {
         let r = fixesRejected
         var s = #"{"lines":\#(lines),"events":\#(events),"events_enriched":\#(eventsEnriched),"#
@@ -68,6 +91,9 @@ public struct EnrichStatistics: Sendable, Equatable {
         s += #""fixes_rejected":{"distance":\#(r.distance),"stale":\#(r.stale),"accuracy":\#(r.accuracy),"consent":\#(r.consent)},"#
         s += #""errors":\#(errors),"records":\#(records),"bytes":\#(bytes),"stopped_early":\#(stoppedEarly),"#
         s += #""elapsed_s":\#((elapsedSeconds * 1000).rounded() / 1000)"#
+        if let g = geofenceTransitions {
+            s += #","geofence_transitions":{"enter":\#(g.enter),"exit":\#(g.exit),"dwell":\#(g.dwell)}"#
+        }
         for (key, json) in extra { s += #","\#(key)":\#(json)"# }
         return s + "}"
     }

@@ -24,13 +24,16 @@ struct GeoRenderer {
     }
 
     private var slots: [Slot]
+    /// The fence set's table, when enrichments carry fence lists.
+    private let geofences: GeofenceListTable?
     /// Slots of the cache, per partition: a power of two. A slot costs about 180 bytes (the
     /// session, the enrichment, the rendering's buffer); 2,048 per partition keep the benchmark
     /// stream's 2,000 sessions (spread over the partitions) with few collisions.
     static let cacheSlots = 1 << 11
 
-    init() {
+    init(geofences: GeofenceListTable? = nil) {
         slots = Array(repeating: Slot(), count: Self.cacheSlots)
+        self.geofences = geofences
     }
 
     /// Appends the tail of `record`'s line enriched with `enrichment` seen `age` milliseconds
@@ -40,7 +43,7 @@ struct GeoRenderer {
         let slot = Int(truncatingIfNeeded: session.stableHash) & (Self.cacheSlots - 1)
         slots.withUnsafeMutableBufferPointer { slots in
             if slots[slot].session != session || slots[slot].enrichment != enrichment {
-                slots[slot] = Slot(session: session, enrichment: enrichment, geo: RenderedGeo(enrichment))
+                slots[slot] = Slot(session: session, enrichment: enrichment, geo: RenderedGeo(enrichment, geofences: geofences))
             }
             Splice.appendTail(slots[slot].geo!, ageMilliseconds: age, to: &out)
         }

@@ -15,6 +15,8 @@ struct ProcessorOutput: Sendable {
     var accepted: [AcceptedFix] = []
     /// Each record's decision, in input order, when the processor collects them (a service).
     var decisions: [RecordDecision] = []
+    /// The geofence transitions of the accepted fixes, in input order (rule 11).
+    var transitions: [LineTransition] = []
 
     /// Empties the output for the next batch, keeping its storage: a new array each batch was
     /// a fresh mapping, page-faulted in line by line.
@@ -24,6 +26,7 @@ struct ProcessorOutput: Sendable {
         recordOutcomes.removeAll(keepingCapacity: true)
         accepted.removeAll(keepingCapacity: true)
         decisions.removeAll(keepingCapacity: true)
+        transitions.removeAll(keepingCapacity: true)
     }
 }
 
@@ -80,6 +83,14 @@ struct DecidedLine: Sendable {
     enum Output: UInt8, Sendable {
         case none, input, written
     }
+}
+
+/// A geofence transition with the line of the fix that caused it, as the stream hands it on
+/// once that line is written (`--geofence-events`, the webhook).
+struct LineTransition: Sendable {
+    /// The fix's line in its batch.
+    var line: Int32
+    var transition: GeofenceTransition
 }
 
 /// An accepted fix, as the stream hands it on once its line is written (the push).

@@ -28,7 +28,11 @@ struct RecordProcessor<Sessions: SessionDecisions> {
     var collectsDecisions = false
     private let reader: LineReader
     private var sessions: Sessions
-    private var renderer = GeoRenderer()
+    private var renderer: GeoRenderer
+    /// The fence set's table, with fences (rule 11): what the `geofences` arrays are written from.
+    let geofences: GeofenceListTable?
+    /// The transitions of the record being decided, before they are handed on with their line.
+    private var transitions: [GeofenceTransition] = []
     /// The enrichment of a record's own position, for formats whose rejected fixes still
     /// describe their record (``RecordFormat/rejectedFixDescribesItself``).
     private var ownEnricher: StandardEnricher
@@ -48,6 +52,8 @@ struct RecordProcessor<Sessions: SessionDecisions> {
         self.collectsAccepted = collectsAccepted
         reader = LineReader(format: format)
         self.sessions = sessions
+        geofences = lookup.geofences?.lists
+        renderer = GeoRenderer(geofences: geofences)
         ownEnricher = try StandardEnricher(lookup: lookup, configuration: configuration)
     }
 
@@ -57,11 +63,13 @@ struct RecordProcessor<Sessions: SessionDecisions> {
     // MARK: The decision
 
     /// Decides one record, whatever its format: its consent, then its fix through the engine's
-    /// rules or, for an event, the session's live location.
+    /// rules or, for an event, the session's live location. An accepted fix's geofence
+    /// transitions are left in ``transitions`` (see ``handOnTransitions(line:to:)``).
     mutating func decide(_ record: ParsedRecord, session: SessionID) -> RecordDecision {
         let consent = record.consent
         if let parsed = record.fix {
-            switch sessions.ingest(Self.fix(parsed, at: record.timestamp), session: session, consent: consent) {
+            switch sessions.ingest(Self.fix(parsed, at: record.timestamp), session: session, consent: consent,
+                                   transitions: &transitions) {
             case .accepted(let enrichment): return .accepted(enrichment)
             case .rejected(let reason): return .rejected(reason)
             }
@@ -71,6 +79,14 @@ struct RecordProcessor<Sessions: SessionDecisions> {
             return .attached(attachment)
         }
         return .unattached
+    }
+
+    /// Moves the transitions of the records just decided into `out`, with their line.
+    @inline(__always)
+    private mutating func handOnTransitions(line index: Int32, to out: inout ProcessorOutput) {
+        guard !transitions.isEmpty else { return }
+        for transition in transitions { out.transitions.append(LineTransition(line: index, transition: transition)) }
+        transitions.removeAll(keepingCapacity: true)
     }
 
     // MARK: Lines
@@ -101,6 +117,7 @@ struct RecordProcessor<Sessions: SessionDecisions> {
                                         _ index: Int32, _ out: inout ProcessorOutput) -> DecidedLine {
         let decision = decide(record, session: session)
         if collectsDecisions { out.decisions.append(decision) }
+        handOnTransitions(line: index, to: &out)
         let start = out.bytes.count
         switch decision {
         case .accepted(let enrichment):
@@ -132,6 +149,7 @@ struct RecordProcessor<Sessions: SessionDecisions> {
         for (sdk, session) in zip(records, sessions) {
             let record = sdk.record
             let decision = decide(record, session: session)
+            handOnTransitions(line: index, to: &out)
             out.recordOutcomes.append(decision.outcome)
             if collectsDecisions { out.decisions.append(decision) }
             switch decision {
@@ -162,7 +180,7 @@ struct RecordProcessor<Sessions: SessionDecisions> {
             return decided
         }
         let start = out.bytes.count
-        SDKSplice.append(line: line, records: records, geos: geos, to: &out.bytes)
+        SDKSplice.append(line: line, records: records, geos: geos, geofences: geofences, to: &out.bytes)
         decided.output = .written
         decided.start = Int32(start)
         decided.count = Int32(out.bytes.count - start)
@@ -202,6 +220,8 @@ struct RecordProcessor<Sessions: SessionDecisions> {
         var accepted: [AcceptedFix]
         /// Each record's decision, in order, when the processor ``collectsDecisions``.
         var decisions: [RecordDecision] = []
+        /// The geofence transitions of its accepted fixes, in order.
+        var transitions: [GeofenceTransition] = []
     }
 
     /// Reads, decides and writes one line, as the stream does for each of its lines.
@@ -225,7 +245,8 @@ struct RecordProcessor<Sessions: SessionDecisions> {
             case .input: Array(cut)
             case .written: Array(cut[..<Int(decided.prefix)]) + out.bytes[Int(decided.start)..<Int(decided.start + decided.count)]
             }
-            return LineResult(outcomes: outcomes, output: output, accepted: out.accepted, decisions: out.decisions)
+            return LineResult(outcomes: outcomes, output: output, accepted: out.accepted, decisions: out.decisions,
+                              transitions: out.transitions.map(\.transition))
         }
     }
 }
@@ -244,8 +265,9 @@ extension RecordProcessor where Sessions == SessionTable<StandardEnricher> {
 
 /// Where a ``RecordProcessor``'s sessions live and how a record is decided against them.
 protocol SessionDecisions {
-    /// Decides on a fix and enriches it when accepted.
-    mutating func ingest(_ fix: Fix, session: SessionID, consent: Consent?) -> FixDecision
+    /// Decides on a fix and enriches it when accepted, appending its geofence transitions.
+    mutating func ingest(_ fix: Fix, session: SessionID, consent: Consent?,
+                         transitions: inout [GeofenceTransition]) -> FixDecision
     /// The live location for an event of `session` at `time`, or `nil`.
     mutating func attach(session: SessionID, at time: Timestamp, consent: Consent?) -> Attachment?
     /// Sessions holding location state.
@@ -259,8 +281,8 @@ extension SessionTable: SessionDecisions {}
 struct SharedSessions: SessionDecisions, Sendable {
     let engine: LocationEngine<StandardEnricher>
 
-    func ingest(_ fix: Fix, session: SessionID, consent: Consent?) -> FixDecision {
-        engine.ingest(fix, session: session, consent: consent)
+    func ingest(_ fix: Fix, session: SessionID, consent: Consent?, transitions: inout [GeofenceTransition]) -> FixDecision {
+        engine.ingest(fix, session: session, consent: consent, transitions: &transitions)
     }
 
     func attach(session: SessionID, at time: Timestamp, consent: Consent?) -> Attachment? {
@@ -292,10 +314,16 @@ public enum RecordDecision: Sendable, Hashable {
 
     /// The record's `geo` object as JSON (`{"lat":…,…}`, the object the output line carries),
     /// or `nil` when the record has no location.
-    public var geoJSON: [UInt8]? {
+    public var geoJSON: [UInt8]? { geoJSON(geofences: nil) }
+
+    /// The record's `geo` object as JSON, its `geofences` array read from `geofences` (the fence
+    /// set's table, needed when the enrichment has a fence list), or `nil` when the record has
+    /// no location.
+    public func geoJSON(geofences: GeofenceListTable?) -> [UInt8]? {
         switch self {
-        case .accepted(let enrichment): Splice.geoObject(enrichment, ageMilliseconds: 0)
-        case .attached(let attachment): Splice.geoObject(attachment.enrichment, ageMilliseconds: attachment.ageMilliseconds)
+        case .accepted(let enrichment): Splice.geoObject(enrichment, ageMilliseconds: 0, geofences: geofences)
+        case .attached(let attachment):
+            Splice.geoObject(attachment.enrichment, ageMilliseconds: attachment.ageMilliseconds, geofences: geofences)
         case .rejected, .unattached: nil
         }
     }

@@ -76,6 +76,8 @@ struct EnrichCommand: ParsableCommand {
     @Flag(name: .customLong("no-progress"), help: "No live progress line (shown only when standard error is a terminal).")
     var noProgress = false
 
+    @OptionGroup(title: "Geofences") var fences: GeofenceOptions
+
     @OptionGroup(title: "Push") var push: PushOptions
 
     func validate() throws {
@@ -83,12 +85,14 @@ struct EnrichCommand: ParsableCommand {
         if let workers, !(1...256).contains(workers) { throw ValidationError("--workers must be 1 to 256") }
         if let batchSize, batchSize < 1 { throw ValidationError("--batch-size must be 1 or more, not \(batchSize)") }
         try OutputPaths.check(inputs: inputs, outputs: [("-o", output), ("--errors", errors), ("--stats", stats),
+                                                        ("--geofence-events", fences.events),
                                                         ("--push-dead-letter", push.pushURL == nil ? nil : push.pushDeadLetter)])
     }
 
     func run() throws {
         var options = EnrichOptions()
         options.engine = engine.configuration
+        options.engine.geofenceDwell = fences.dwellMilliseconds
         options.emitRejected = emitRejected
         options.maxErrors = maxErrors
         options.format = format
@@ -104,16 +108,20 @@ struct EnrichCommand: ParsableCommand {
         let out: OutputFile
         let errorOutput: OutputFile
         let statsFile: OutputFile?
+        let eventsFile: OutputFile?
         do {
+            // first: a broken fence file stops the run before any output is created
+            let geofences = try fences.load()
             let lookup = try LocationLookup(dataDirectory: DataDirectory.resolve(data),
                                             postalMaxDistance: engine.postalMaxDistance,
                                             postalCountries: engine.postalCountries.systems,
-                                            timeZones: engine.timeZone)
+                                            timeZones: engine.timeZone, geofences: geofences)
             pipeline = try EnrichPipeline(options: options, lookup: lookup)
             files = try (inputs.isEmpty ? ["-"] : inputs).map { try InputFile(path: $0) }
             // opened first: a statistics path that cannot be written is found before the run, and
             // before -o and --errors are created or truncated
             statsFile = try stats.map { try OutputFile(path: $0) }
+            eventsFile = try fences.events.map { try OutputFile(path: $0) }
             out = try output.map { try OutputFile(path: $0) } ?? .standardOutput()
             errorOutput = try errors.map { try OutputFile(path: $0) } ?? .standardError()
         } catch {
@@ -126,8 +134,8 @@ struct EnrichCommand: ParsableCommand {
         let progress: (@Sendable (EnrichPipeline.Progress) -> Void)? = showProgress ? { @Sendable p in ProgressLine.show(p) } : nil
         let statistics: EnrichStatistics
         do throws(StreamError) {
-            statistics = try pipeline.run(inputs: files, output: out, errors: errorOutput, stop: StopSignals.flag,
-                                          progress: progress)
+            statistics = try pipeline.run(inputs: files, output: out, errors: errorOutput, geofenceEvents: eventsFile,
+                                          stop: StopSignals.flag, progress: progress)
         } catch {
             if showProgress { ProgressLine.clear() }
             StandardError.line("geo-enrich: \(error)")

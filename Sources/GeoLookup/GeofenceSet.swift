@@ -26,6 +26,9 @@ import GeoMath
 public final class GeofenceSet: Sendable {
     /// The fences in ascending order of id (UTF-8 byte order): a fence's number is its place here.
     public let fences: [Geofence]
+    /// The fences' ids and the lists of them that fixes have been in, under the handles that
+    /// ``GeofenceLocator/list(containing:)`` answers and an ``Enrichment`` keeps.
+    public let lists: GeofenceListTable
     let grid: GeofenceGrid
     let shapes: FenceShapes
 
@@ -50,6 +53,7 @@ public final class GeofenceSet: Sendable {
     /// A set of fences already checked (ids unique, rings closed and valid, radii positive).
     public init(fences: [Geofence]) {
         self.fences = fences.sorted { $0.id.utf8Precedes($1.id) }
+        lists = GeofenceListTable(ids: self.fences.map(\.id))
         shapes = FenceShapes(self.fences)
         grid = GeofenceGrid(fences: self.fences, shapes: shapes)
     }
@@ -117,6 +121,15 @@ public final class GeofenceLocator {
         }
         if found.count > 1 { found.sort() }
         return found
+    }
+
+    /// The fences holding `point` as a handle of the set's ``GeofenceSet/lists`` (what an
+    /// ``Enrichment`` keeps).
+    ///
+    /// - Complexity: ``fences(containing:)``'s, and for a point in two or more fences a lookup
+    ///   of the list in the table.
+    public func list(containing point: GeoPoint) -> GeofenceList {
+        set.lists.list(of: fences(containing: point))
     }
 
     /// The ids of the fences holding `point`, in ascending order.

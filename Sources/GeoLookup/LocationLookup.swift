@@ -24,6 +24,8 @@ public final class LocationLookup: Sendable {
     /// The zones' UTC offsets through time (the system's tz database), when points are to get a
     /// time zone and a fix's time its offset (`Enrichment.utcOffsetSeconds`).
     public let utcOffsets: TimeZoneDatabase?
+    /// The user's fences, when points get the list of those holding them (rule 11).
+    public let geofences: GeofenceSet?
     /// Largest distance in metres from a point to the centroid of its postal code, for locators
     /// made without one of their own (default 20 km).
     public let postalMaxDistance: Double
@@ -50,11 +52,14 @@ public final class LocationLookup: Sendable {
     ///   - utcOffsets: with `timeZones`, whether the system's tz database is read too, for the
     ///     zone's UTC offset at a fix's time (default yes; `geo-enrich lookup`, whose points have
     ///     no time, says no).
+    ///   - geofences: a user's fences, when points are to get the list of those holding them
+    ///     (contract rule 11; loaded and checked by the caller, see ``GeofenceSet``).
     /// - Throws: ``DataFileError`` naming the file that is missing or damaged.
     /// - Complexity: O(n) in the data size (checksums): a few milliseconds.
     public init(dataDirectory: String, postalMaxDistance: Double = 20_000,
                 postalCountries: Set<PostalCode.System> = [.canada], timeZones: Bool = false,
-                utcOffsets: Bool = true) throws(DataFileError) {
+                utcOffsets: Bool = true, geofences: GeofenceSet? = nil) throws(DataFileError) {
+        self.geofences = geofences
         countries = try CountryIndex(path: dataDirectory + "/" + LocationLookup.countriesFile)
         postal = try PostalIndex(path: dataDirectory + "/" + LocationLookup.postalFile, expecting: .canada)
         zipCodes = postalCountries.contains(.unitedStates)
@@ -74,11 +79,16 @@ public final class LocationLookup: Sendable {
         public var postal: PostalMatch?
         /// The time zone (timezonefinder's `timezone_at`), when the lookup has ``LocationLookup/timeZones``.
         public var timeZone: TimeZoneID?
+        /// The fences holding the point, when the lookup has ``LocationLookup/geofences``; read
+        /// with their ``GeofenceSet/lists``.
+        public var geofences: GeofenceList?
 
-        public init(country: CountryCode? = nil, postal: PostalMatch? = nil, timeZone: TimeZoneID? = nil) {
+        public init(country: CountryCode? = nil, postal: PostalMatch? = nil, timeZone: TimeZoneID? = nil,
+                    geofences: GeofenceList? = nil) {
             self.country = country
             self.postal = postal
             self.timeZone = timeZone
+            self.geofences = geofences
         }
     }
 
@@ -93,6 +103,8 @@ public final class LocationLookup: Sendable {
         private let zipHints = PostalSearchHints()
         /// Whether Canadian points get a postal code.
         private let canadianCodes: Bool
+        /// This thread's fence locator, with ``LocationLookup/geofences``.
+        private let fences: GeofenceLocator?
         private static let canada = CountryCode("CA")!
         private static let unitedStates = CountryCode("US")!
 
@@ -106,18 +118,22 @@ public final class LocationLookup: Sendable {
             self.postalMaxDistance = postalMaxDistance ?? lookup.postalMaxDistance
             countries = try CountryLocator(index: lookup.countries)
             canadianCodes = lookup.postalCountries.contains(.canada)
+            fences = try lookup.geofences?.makeLocator()
         }
 
-        /// The country, in the lookup's postal countries the postal code, and with
-        /// ``LocationLookup/timeZones`` the time zone of a point in degrees.
+        /// The country, in the lookup's postal countries the postal code, with
+        /// ``LocationLookup/timeZones`` the time zone and with ``LocationLookup/geofences`` the
+        /// fences holding a point in degrees.
         ///
         /// - Complexity: O(1) for most points (a precomputed cover); a prepared polygon test near
         ///   borders and coasts; the postal search in Canada or the US (see
         ///   ``PostalIndex/nearest(latitude:longitude:maxDistance:)``); the time zone's (see
-        ///   ``TimeZoneIndex/zone(latitude:longitude:)``).
+        ///   ``TimeZoneIndex/zone(latitude:longitude:)``); the fences' (see
+        ///   ``GeofenceLocator/list(containing:)``).
         public func locate(latitude: Double, longitude: Double) -> Result {
             let country = countries.country(latitude: latitude, longitude: longitude)
             let timeZone = lookup.timeZones?.zone(latitude: latitude, longitude: longitude)
+            let geofences = fences?.list(containing: GeoPoint(latitude: latitude, longitude: longitude))
             let index: PostalIndex
             let hints: PostalSearchHints
             if country == Locator.canada && canadianCodes {
@@ -125,11 +141,11 @@ public final class LocationLookup: Sendable {
             } else if country == Locator.unitedStates, let zipCodes = lookup.zipCodes {
                 (index, hints) = (zipCodes, zipHints)
             } else {
-                return Result(country: country, timeZone: timeZone)
+                return Result(country: country, timeZone: timeZone, geofences: geofences)
             }
             return Result(country: country, postal: index.nearest(latitude: latitude, longitude: longitude,
                                                                   maxDistance: postalMaxDistance, hints: hints),
-                          timeZone: timeZone)
+                          timeZone: timeZone, geofences: geofences)
         }
     }
 

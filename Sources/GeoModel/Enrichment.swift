@@ -6,9 +6,11 @@ import H3Core
 /// The one type for it: the engine keeps one per live session and per older fix, the codec
 /// writes it into each line (`RecordCodec`'s `Splice`), the push sends its position.
 ///
-/// Memory: 77 bytes (80 with padding; the position's spare bytes hold the country code, see
+/// Memory: 80 bytes (the position's spare bytes hold the country code, see
 /// ``ReportedPosition``). The time zone and its offset took it from 65 bytes: 8 bytes more a
-/// live session, measured in `make bench`'s memory rows.
+/// live session, measured in `make bench`'s memory rows. The offset and the geofence list are
+/// kept without `Optional`'s extra byte (a value that cannot occur means "none"), so that the
+/// list's four bytes fit in the padding: as `Optional`s they made it 88.
 public struct Enrichment: Hashable, Sendable {
     /// The fix's position as the record wrote it.
     public var position: ReportedPosition
@@ -23,21 +25,39 @@ public struct Enrichment: Hashable, Sendable {
     public var postal: PostalMatch?
     /// The IANA time zone of the fix (timezonefinder's), when time zones are asked for.
     public var timeZone: TimeZoneID?
+    /// ``utcOffsetSeconds``, `Int32.min` for none (no zone is 68 years off UTC).
+    @usableFromInline var utcOffsetStorage: Int32
+    /// ``geofences``' handle, `UInt32.max` for none (``GeofenceList`` never uses it).
+    @usableFromInline var geofenceStorage: UInt32
+
     /// The time zone's UTC offset at ``fixTimestamp`` in seconds (east positive), from the
     /// system's tz database, when time zones are asked for.
-    public var utcOffsetSeconds: Int32?
+    @inlinable public var utcOffsetSeconds: Int32? {
+        get { utcOffsetStorage == .min ? nil : utcOffsetStorage }
+        set { utcOffsetStorage = newValue ?? .min }
+    }
+
+    /// The fences holding the fix (contract rule 11), when fences are asked for: the `geo`
+    /// object's last key, `geofences`, read through the fence set's ``GeofenceListTable``.
+    @inlinable public var geofences: GeofenceList? {
+        get { geofenceStorage == .max ? nil : GeofenceList(rawValue: geofenceStorage) }
+        set { geofenceStorage = newValue?.rawValue ?? .max }
+    }
 
     /// Collects the values of one `geo` object; each parameter is the property of the same name.
     @inlinable
     public init(position: ReportedPosition, fixTimestamp: Timestamp, h3: H3Cell, country: CountryCode?,
-                postal: PostalMatch?, timeZone: TimeZoneID? = nil, utcOffsetSeconds: Int32? = nil) {
+                postal: PostalMatch?, timeZone: TimeZoneID? = nil, utcOffsetSeconds: Int32? = nil,
+                geofences: GeofenceList? = nil) {
         self.position = position
         self.country = country
         self.fixTimestamp = fixTimestamp
         self.h3 = h3
         self.postal = postal
         self.timeZone = timeZone
-        self.utcOffsetSeconds = utcOffsetSeconds
+        // no real offset is Int32.min seconds (68 years)
+        utcOffsetStorage = utcOffsetSeconds ?? .min
+        geofenceStorage = geofences?.rawValue ?? .max
     }
 
     /// Collects the values of one `geo` object, in the contract's order, the numbers as the
@@ -45,10 +65,10 @@ public struct Enrichment: Hashable, Sendable {
     @inlinable
     public init(latitude: JSONNumber, longitude: JSONNumber, accuracy: JSONNumber?, fixTimestamp: Timestamp,
                 h3: H3Cell, country: CountryCode?, postal: PostalMatch?, timeZone: TimeZoneID? = nil,
-                utcOffsetSeconds: Int32? = nil) {
+                utcOffsetSeconds: Int32? = nil, geofences: GeofenceList? = nil) {
         self.init(position: ReportedPosition(latitude: latitude, longitude: longitude, accuracy: accuracy),
                   fixTimestamp: fixTimestamp, h3: h3, country: country, postal: postal, timeZone: timeZone,
-                  utcOffsetSeconds: utcOffsetSeconds)
+                  utcOffsetSeconds: utcOffsetSeconds, geofences: geofences)
     }
 
     /// The fix's latitude in degrees, as the record wrote it.

@@ -7,14 +7,17 @@ public struct RenderedGeo: Sendable, Hashable {
     let ageOffset: Int
 
     /// Renders `geo`, all but its `age_ms` (each splice gives its own).
-    /// - Parameter geo: the fix's `geo` values.
-    public init(_ geo: Enrichment) {
+    /// - Parameters:
+    ///   - geo: the fix's `geo` values.
+    ///   - geofences: the fence set's table, when `geo` has a ``Enrichment/geofences`` list.
+    public init(_ geo: Enrichment, geofences: GeofenceListTable? = nil) {
         var ageOffset = 0
-        bytes = [UInt8](unsafeUninitializedCapacity: Splice.capacity) { buffer, initialized in
+        let array = Splice.geofenceArray(geo, geofences)
+        bytes = [UInt8](unsafeUninitializedCapacity: Splice.capacity(geofences: array)) { buffer, initialized in
             var writer = ByteWriter(buffer)
             Splice.writeHead(geo, to: &writer)
             ageOffset = writer.count
-            Splice.writeTail(geo, to: &writer)
+            Splice.writeTail(geo, geofences: array, to: &writer)
             initialized = writer.count
         }
         self.ageOffset = ageOffset

@@ -8,8 +8,9 @@ public enum SDKFormat: String, Sendable, CaseIterable {
     /// `batch_info`. Session `userId`, time `timestamp`, fix `location.{latitude,longitude}`
     /// (each record with a location is a fix that describes itself). Enrichment: `h3Index` and,
     /// in Canada, `postalcode: {postalcode, fsa}` (code without its space), and with time zones
-    /// `timezone` (the IANA name), replacing the payload's own top-level values or added before
-    /// the record's `}` (the SDK's `context.timezone`, the device's setting, is left alone).
+    /// `timezone` (the IANA name), and with fences `geofences` (rule 11's array), replacing the
+    /// payload's own top-level values or added before the record's `}` (the SDK's
+    /// `context.timezone`, the device's setting, is left alone).
     case eqworks
     /// MobileTracker API: track payloads `{brand_id, session_id, event_name, data}` (events) and
     /// location updates (the `PUT …/location` body `{latitude, longitude, accuracy}` with
@@ -35,6 +36,8 @@ public struct SDKPlacement: Sendable, Equatable {
         case postalcode
         /// EQWorks `"timezone":"America/Winnipeg"` (only with time zones).
         case timezone
+        /// EQWorks `"geofences":["a","b"]` (only with fences, contract rule 11).
+        case geofences
         /// The contract's `geo` object.
         case geo
         /// The contract's `geo` object without `latitude` and `longitude` (Data Cloud events).

@@ -60,7 +60,7 @@ public struct SDKRecordParser: Sendable {
         var placements: [SDKPlacement] = []
         var insertions: [SDKPlacement.Content] = []
         for (content, key) in [(SDKPlacement.Content.h3Index, "h3Index" as StaticString), (.postalcode, "postalcode"),
-                               (.timezone, "timezone")] {
+                               (.timezone, "timezone"), (.geofences, "geofences")] {
             if let existing = object.member(key) {
                 placements.append(SDKPlacement(content: content, range: existing.start..<existing.end, needsComma: false))
             } else {

@@ -8,10 +8,12 @@ public enum SDKSplice {
     ///   - records: the line's records.
     ///   - geos: each record's enrichment with its age in milliseconds (0 on a fix), or `nil`
     ///     to leave the record as it is.
+    ///   - geofences: the fence set's table, when the enrichments have ``Enrichment/geofences``.
     ///   - output: the buffer to append to.
     /// - Complexity: O(n) in the line's length.
     public static func append(line: UnsafeBufferPointer<UInt8>, records: [SDKRecord],
-                              geos: [(geo: Enrichment, ageMilliseconds: Int64)?], to output: inout [UInt8]) {
+                              geos: [(geo: Enrichment, ageMilliseconds: Int64)?], geofences: GeofenceListTable? = nil,
+                              to output: inout [UInt8]) {
         var edits: [(SDKPlacement, (geo: Enrichment, ageMilliseconds: Int64))] = []
         for (record, geo) in zip(records, geos) {
             guard let geo else { continue }
@@ -27,16 +29,17 @@ public enum SDKSplice {
         var copied = 0
         for (placement, geo) in ordered {
             output.append(contentsOf: UnsafeBufferPointer(rebasing: line[copied..<placement.range.lowerBound]))
-            write(placement, geo, to: &output)
+            write(placement, geo, geofences, to: &output)
             copied = placement.range.upperBound
         }
         output.append(contentsOf: UnsafeBufferPointer(rebasing: line[copied...]))
     }
 
     private static func write(_ placement: SDKPlacement, _ enrichment: (geo: Enrichment, ageMilliseconds: Int64),
-                              to output: inout [UInt8]) {
+                              _ geofences: GeofenceListTable?, to output: inout [UInt8]) {
         let geo = enrichment.geo
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Splice.capacity + 64) { buffer in
+        let array = Splice.geofenceArray(geo, geofences)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Splice.capacity(geofences: array) + 64) { buffer in
             var w = ByteWriter(buffer)
             let insert = placement.isInsertion
             let comma = insert && placement.needsComma
@@ -57,11 +60,14 @@ public enum SDKSplice {
             case .timezone:
                 if insert { w.write(comma ? #","timezone":"# : #""timezone":"#) }
                 Splice.writeZoneName(geo.timeZone!, to: &w)
+            case .geofences:
+                if insert { w.write(comma ? #","geofences":"# : #""geofences":"#) }
+                array!.withUnsafeBufferPointer { w.write($0) }
             case .geo:
                 // Splice's text is `,"geo":{…}}`: the last `}` closes the record, which stays in the line
                 Splice.writeHead(geo, to: &w)
                 OrjsonText.writeInteger(enrichment.ageMilliseconds, to: &w)
-                Splice.writeTail(geo, to: &w)
+                Splice.writeTail(geo, geofences: array, to: &w)
                 let text = UnsafeBufferPointer(rebasing: w.written[(comma ? 0 : 1)..<(w.count - 1)])
                 output.append(contentsOf: text)
                 return
@@ -76,7 +82,7 @@ public enum SDKSplice {
                 OrjsonText.writeISOTimestamp(milliseconds: geo.fixTimestamp.milliseconds, to: &w)
                 w.write(#","age_ms":"#)
                 OrjsonText.writeInteger(enrichment.ageMilliseconds, to: &w)
-                Splice.writeTail(geo, to: &w)
+                Splice.writeTail(geo, geofences: array, to: &w)
                 output.append(contentsOf: UnsafeBufferPointer(rebasing: w.written[..<(w.count - 1)]))
                 return
             case .latitude:
@@ -92,12 +98,13 @@ public enum SDKSplice {
 }
 
 extension SDKPlacement.Content {
-    /// Whether an enrichment has what this placement writes: EQWorks' `postalcode` and
-    /// `timezone` are written only when there is one.
+    /// Whether an enrichment has what this placement writes: EQWorks' `postalcode`, `timezone`
+    /// and `geofences` are written only when there is one.
     func isGiven(by geo: Enrichment) -> Bool {
         switch self {
         case .postalcode: geo.postal != nil
         case .timezone: geo.timeZone != nil
+        case .geofences: geo.geofences != nil
         case .h3Index, .geo, .geoWithoutPosition, .latitude, .longitude: true
         }
     }

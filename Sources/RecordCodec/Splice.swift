@@ -16,17 +16,19 @@ public enum Splice {
     ///   - closingBrace: the record's ``ParsedRecord/closingBraceOffset``.
     ///   - geo: the values of the `geo` object.
     ///   - ageMilliseconds: milliseconds from the fix to this record (0 on the fix itself).
+    ///   - geofences: the fence set's table, when `geo` has a ``Enrichment/geofences`` list.
     ///   - output: the buffer to append to; reuse it across lines to avoid allocation.
     /// - Precondition: `line[closingBrace]` is `}`.
     /// - Complexity: O(line length).
     public static func append(line: UnsafeBufferPointer<UInt8>, closingBrace: Int, geo: Enrichment,
-                              ageMilliseconds: Int64, to output: inout [UInt8]) {
+                              ageMilliseconds: Int64, geofences: GeofenceListTable? = nil, to output: inout [UInt8]) {
         checkClosingBrace(line, closingBrace)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+        let array = geofenceArray(geo, geofences)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity(geofences: array)) { buffer in
             var writer = ByteWriter(buffer)
             writeHead(geo, to: &writer)
             OrjsonText.writeInteger(ageMilliseconds, to: &writer)
-            writeTail(geo, to: &writer)
+            writeTail(geo, geofences: array, to: &writer)
             reserve(&output, closingBrace + writer.count)
             output.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<closingBrace]))
             output.append(contentsOf: writer.written)
@@ -79,8 +81,9 @@ public enum Splice {
     /// - Parameters:
     ///   - geo: the values of the `geo` object.
     ///   - ageMilliseconds: milliseconds from the fix to the record it describes.
-    public static func geoObject(_ geo: Enrichment, ageMilliseconds: Int64) -> [UInt8] {
-        let rendered = RenderedGeo(geo)
+    ///   - geofences: the fence set's table, when `geo` has a ``Enrichment/geofences`` list.
+    public static func geoObject(_ geo: Enrichment, ageMilliseconds: Int64, geofences: GeofenceListTable? = nil) -> [UInt8] {
+        let rendered = RenderedGeo(geo, geofences: geofences)
         var out: [UInt8] = []
         out.reserveCapacity(rendered.bytes.count + 20)
         // the rendering starts `,"geo":` (its key, for a splice); the object follows it
@@ -102,12 +105,15 @@ public enum Splice {
     ///   - closingBrace: the record's ``ParsedRecord/closingBraceOffset``.
     ///   - geo: the values of the `geo` object.
     ///   - ageMilliseconds: milliseconds from the fix to this record.
+    ///   - geofences: the fence set's table, when `geo` has a ``Enrichment/geofences`` list.
     /// - Returns: the output line, without a line terminator.
     /// - Complexity: O(line length).
-    public static func enriched(line: [UInt8], closingBrace: Int, geo: Enrichment, ageMilliseconds: Int64) -> [UInt8] {
+    public static func enriched(line: [UInt8], closingBrace: Int, geo: Enrichment, ageMilliseconds: Int64,
+                                geofences: GeofenceListTable? = nil) -> [UInt8] {
         var output: [UInt8] = []
         line.withUnsafeBufferPointer {
-            append(line: $0, closingBrace: closingBrace, geo: geo, ageMilliseconds: ageMilliseconds, to: &output)
+            append(line: $0, closingBrace: closingBrace, geo: geo, ageMilliseconds: ageMilliseconds,
+                   geofences: geofences, to: &output)
         }
         return output
     }
@@ -128,10 +134,24 @@ public enum Splice {
                      "closingBrace must be the offset of the record's closing brace")
     }
 
-    /// An upper bound of the `geo` text's length (about 400): the keys, at most four numbers of
-    /// 24 bytes and two of 20, a timestamp of 32, the cell's 15 hex digits, the codes' 12 letters
-    /// and a zone name (at most 32).
+    /// An upper bound of the `geo` text's length (about 400) but for its `geofences` array: the
+    /// keys, at most four numbers of 24 bytes and two of 20, a timestamp of 32, the cell's 15 hex
+    /// digits, the codes' 12 letters and a zone name (at most 32).
     static let capacity = 512
+
+    /// The room a `geo` text needs with its `geofences` array (JSON), if any: the array's length
+    /// is the users' fence ids', so it is added to the bound rather than bounded.
+    @inline(__always)
+    static func capacity(geofences array: [UInt8]?) -> Int { capacity + (array.map { $0.count + 16 } ?? 0) }
+
+    /// The `geofences` array of `geo` as JSON, read from its fence set's table; `nil` when `geo`
+    /// has no list (fences were not asked for).
+    @inline(__always)
+    static func geofenceArray(_ geo: Enrichment, _ table: GeofenceListTable?) -> [UInt8]? {
+        guard let list = geo.geofences else { return nil }
+        guard let table else { preconditionFailure("an enrichment with a geofence list is written with its fence set's table") }
+        return table.json(of: list)
+    }
 
     /// `,"geo":{"latitude":…,"longitude":…,"accuracy":…,"fix_timestamp":"…","age_ms":`
     static func writeHead(_ geo: Enrichment, to w: inout ByteWriter) {
@@ -148,8 +168,10 @@ public enum Splice {
         w.write(#","age_ms":"#)
     }
 
-    /// `,"h3":"…","country":"…","postalcode":"…","fsa":"…","postal_distance_m":…,"timezone":"…","utc_offset_s":…}}`
-    static func writeTail(_ geo: Enrichment, to w: inout ByteWriter) {
+    /// `,"h3":"…","country":"…","postalcode":"…","fsa":"…","postal_distance_m":…,"timezone":"…","utc_offset_s":…,"geofences":[…]}}`
+    /// (`geofences` the JSON array of ``geofenceArray(_:_:)``; the writer sized with
+    /// ``capacity(geofences:)``).
+    static func writeTail(_ geo: Enrichment, geofences array: [UInt8]?, to w: inout ByteWriter) {
         w.write(#","h3":"#)
         OrjsonText.writeHexString(geo.h3.rawValue, to: &w)
         if let country = geo.country {
@@ -173,6 +195,10 @@ public enum Splice {
         if let offset = geo.utcOffsetSeconds {
             w.write(#","utc_offset_s":"#)
             OrjsonText.writeInteger(Int64(offset), to: &w)
+        }
+        if let array {
+            w.write(#","geofences":"#)
+            array.withUnsafeBufferPointer { w.write($0) }
         }
         w.write("}}")
     }

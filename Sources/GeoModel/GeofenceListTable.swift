@@ -1,0 +1,99 @@
+import ThreadSharing
+
+/// The names of a fence set's fences and every list of two or more of them that a fix has been
+/// in, each under a ``GeofenceList`` handle: what turns a handle into the `geofences` array of
+/// a `geo` object, the fences of a transition into their ids, and a handle back into fence
+/// numbers for the engine's comparison of a session's lists.
+///
+/// One per fence set, shared by every thread (`Sendable`): the names are fixed when it is made;
+/// interned lists are added under a lock, and only for fixes in two or more fences (a fix in
+/// none or one costs no lock, see ``GeofenceList``). Lists are never removed: their number is
+/// bounded by the distinct ways the fences overlap (the faces of their arrangement), not by
+/// the stream, and a handle kept in any session's history stays readable.
+///
+/// Memory: each fence's name twice (quoted, and as a one-element array), plus each interned
+/// list's numbers (4 bytes a fence) and its JSON text.
+public final class GeofenceListTable: Sendable {
+    /// Each fence's id as a JSON string (with its quotes), by fence number.
+    private let quotedNames: [[UInt8]]
+    /// `["id"]`, by fence number: the array of a fix in that fence alone.
+    private let singleArrays: [[UInt8]]
+    private let interned: Monitor<Interned>
+
+    private struct Interned {
+        var numbers: [[UInt32]] = []
+        var arrays: [[UInt8]] = []
+        var handles: [[UInt32]: UInt32] = [:]
+    }
+
+    /// - Parameter ids: the fences' ids, by fence number (ascending order of id, UTF-8 bytes).
+    public init(ids: [String]) {
+        precondition(ids.count <= GeofenceList.largestSingle, "too many fences for a 31-bit handle")
+        quotedNames = ids.map { Array(JSONString.quoted($0).utf8) }
+        singleArrays = quotedNames.map { [UInt8(ascii: "[")] + $0 + [UInt8(ascii: "]")] }
+        interned = Monitor(Interned())
+    }
+
+    /// Fences named.
+    public var count: Int { quotedNames.count }
+
+    /// Fence `n`'s id as a JSON string literal, quotes included.
+    public func quotedName(of n: Int) -> [UInt8] { quotedNames[n] }
+
+    /// The handle of a list of fence numbers.
+    ///
+    /// - Parameter fences: fence numbers in ascending order, none twice.
+    /// - Complexity: O(1) for none or one; else a hash of the list under the table's lock, and
+    ///   the first time a list is seen, its JSON text made.
+    public func list(of fences: [Int]) -> GeofenceList {
+        switch fences.count {
+        case 0: return .empty
+        case 1: return .single(fences[0])
+        default: return intern(fences.map { UInt32(truncatingIfNeeded: $0) })
+        }
+    }
+
+    private func intern(_ numbers: [UInt32]) -> GeofenceList {
+        let handle: UInt32 = interned.withLock { table in
+            if let known = table.handles[numbers] { return known }
+            precondition(table.numbers.count < GeofenceList.largestSingle, "too many distinct fence lists")
+            let k = UInt32(table.numbers.count)
+            var array: [UInt8] = [UInt8(ascii: "[")]
+            for (i, n) in numbers.enumerated() {
+                if i > 0 { array.append(UInt8(ascii: ",")) }
+                array += quotedNames[Int(n)]
+            }
+            array.append(UInt8(ascii: "]"))
+            table.numbers.append(numbers)
+            table.arrays.append(array)
+            table.handles[numbers] = k
+            return k
+        }
+        return GeofenceList(rawValue: GeofenceList.internedBit | handle)
+    }
+
+    /// The `geofences` array of a list, as JSON: `["a","b"]`, `[]` for none.
+    public func json(of list: GeofenceList) -> [UInt8] {
+        if list.isEmpty { return Self.emptyArray }
+        if let n = list.single { return singleArrays[n] }
+        let k = list.interned!
+        return interned.withLock { $0.arrays[k] }
+    }
+
+    private static let emptyArray: [UInt8] = Array("[]".utf8)
+
+    /// The fence numbers of a list, ascending, in `numbers` (emptied first).
+    public func fences(of list: GeofenceList, into numbers: inout [UInt32]) {
+        numbers.removeAll(keepingCapacity: true)
+        if list.isEmpty { return }
+        if let n = list.single {
+            numbers.append(UInt32(n))
+            return
+        }
+        let k = list.interned!
+        interned.withLock { numbers.append(contentsOf: $0.numbers[k]) }
+    }
+
+    /// Distinct lists of two or more interned so far.
+    public var internedLists: Int { interned.withLock { $0.numbers.count } }
+}
