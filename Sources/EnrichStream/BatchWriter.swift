@@ -27,6 +27,7 @@ final class BatchWriter {
     /// are written (`nil`: counted only).
     private let geofences: GeofenceListTable?
     private let geofenceEvents: OutputFile?
+    private let geofenceSink: (any GeofenceTransitionSink)?
     /// A batch's transitions in input order, and a transition's line, kept for their storage.
     private var transitions: [LineTransition] = []
     private var eventLine: [UInt8] = []
@@ -40,9 +41,11 @@ final class BatchWriter {
     ///   - geofences: the fence set's table, when the run has fences: the statistics then count
     ///     transitions.
     ///   - geofenceEvents: where the transitions go, one JSON object a line, when given.
+    ///   - geofenceSink: where the transitions go too (the webhook), when given.
     init(output: OutputFile, errors: OutputFile, maxErrors: Int?, inputNames: [String]?,
          pushSink: (any AcceptedFixSink)? = nil, geofences: GeofenceListTable? = nil,
-         geofenceEvents: OutputFile? = nil) {
+         geofenceEvents: OutputFile? = nil, geofenceSink: (any GeofenceTransitionSink)? = nil) {
+        self.geofenceSink = geofenceSink
         self.pushSink = pushSink
         self.geofences = geofences
         self.geofenceEvents = geofenceEvents
@@ -191,12 +194,13 @@ final class BatchWriter {
         for t in transitions {
             let transition = t.transition
             statistics.geofenceTransitions!.count(transition.kind)
-            guard let geofenceEvents else { continue }
+            guard geofenceEvents != nil || geofenceSink != nil else { continue }
             eventLine.removeAll(keepingCapacity: true)
             GeofenceEventLine.append(session: transition.session.rawValue, fence: geofences.quotedName(of: transition.fence),
                                      transition: transition.kind.name, timestamp: transition.timestamp.milliseconds,
                                      position: transition.position, to: &eventLine)
-            try geofenceEvents.appendLine(eventLine, eventLine.indices)
+            try geofenceEvents?.appendLine(eventLine, eventLine.indices)
+            geofenceSink?.transition(session: transition.session, body: eventLine)
         }
     }
 

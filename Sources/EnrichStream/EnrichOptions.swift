@@ -25,6 +25,8 @@ public struct EnrichOptions: Sendable {
     public var batchBytes = 1 << 20
     /// Where accepted fixes go once written (the push); `nil` for none.
     public var pushSink: (any AcceptedFixSink)? = nil
+    /// Where geofence transitions go once written (the webhook); `nil` for none.
+    public var geofenceSink: (any GeofenceTransitionSink)? = nil
 
     public init() {}
 }

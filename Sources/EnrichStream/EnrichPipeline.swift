@@ -132,7 +132,7 @@ public final class EnrichPipeline {
         let writerBox = Handoff(BatchWriter(output: output, errors: errors, maxErrors: options.maxErrors,
                                             inputNames: inputs.count > 1 ? inputs.map(\.name) : nil,
                                             pushSink: options.pushSink, geofences: geofences,
-                                            geofenceEvents: geofenceEvents))
+                                            geofenceEvents: geofenceEvents, geofenceSink: options.geofenceSink))
         let writerDone = Latch()
         let written = Monitor(EnrichStatistics())
         let writeStage: @Sendable () -> Void = {

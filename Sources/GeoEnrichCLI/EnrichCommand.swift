@@ -86,6 +86,7 @@ struct EnrichCommand: ParsableCommand {
         if let batchSize, batchSize < 1 { throw ValidationError("--batch-size must be 1 or more, not \(batchSize)") }
         try OutputPaths.check(inputs: inputs, outputs: [("-o", output), ("--errors", errors), ("--stats", stats),
                                                         ("--geofence-events", fences.events),
+                                                        ("--geofence-dead-letter", fences.webhook == nil ? nil : fences.deadLetter),
                                                         ("--push-dead-letter", push.pushURL == nil ? nil : push.pushDeadLetter)])
     }
 
@@ -101,6 +102,8 @@ struct EnrichCommand: ParsableCommand {
 
         let pusher = try push.makePusher()
         if let pusher { options.pushSink = PusherSink(pusher: pusher) }
+        let webhook = try fences.makeWebhook(push)
+        if let webhook { options.geofenceSink = WebhookSink(webhook: webhook) }
 
         let started = DispatchTime.now().uptimeNanoseconds
         let pipeline: EnrichPipeline
@@ -154,12 +157,16 @@ struct EnrichCommand: ParsableCommand {
         var pushStatistics: PushStatistics?
         var deadLetters = 0
         if let pusher { (pushStatistics, deadLetters) = try push.finish(pusher) }
+        var webhookStatistics: TransitionScheduler.Statistics?
+        var undeliveredTransitions = 0
+        if let webhook { (webhookStatistics, undeliveredTransitions) = try fences.finish(webhook, timeout: push.pushDrainTimeout) }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
 
         if let statsFile {
             let json = statistics.json(elapsedSeconds: elapsed,
                                        extra: [("push_enabled", pusher == nil ? "false" : "true")]
-                                           + PushOptions.statisticsKeys(pushStatistics))
+                                           + PushOptions.statisticsKeys(pushStatistics)
+                                           + GeofenceOptions.statisticsKeys(webhookStatistics))
             do {
                 try statsFile.appendLine(json)
                 try statsFile.flush()
@@ -175,6 +182,10 @@ struct EnrichCommand: ParsableCommand {
                     + "\(Summary.grouped(p.retries)) retries, \(p.failed) failed"
                     + (deadLetters > 0 ? " (in \(push.pushDeadLetter))" : "")
             }
+            if let w = webhookStatistics {
+                line += "; geofence webhook: \(Summary.grouped(w.delivered)) delivered, \(Summary.grouped(w.retries)) retries, "
+                    + "\(w.failed) failed" + (undeliveredTransitions > 0 ? " (in \(fences.deadLetter))" : "")
+            }
             StandardError.line(line)
         }
         precondition(statistics.reconciles, "the statistics do not reconcile: \(statistics)")
@@ -185,7 +196,8 @@ struct EnrichCommand: ParsableCommand {
         default: break
         }
         if statistics.stoppedEarly { throw ExitCode(1) }  // --max-errors, or an input truncated under the run
-        if deadLetters > 0 { throw ExitCode(3) }  // the enrichment is complete; some pushes are not
+        // the enrichment is complete; some pushes or transitions are not delivered
+        if deadLetters > 0 || undeliveredTransitions > 0 { throw ExitCode(3) }
     }
 }
 

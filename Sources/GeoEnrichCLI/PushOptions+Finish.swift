@@ -62,7 +62,8 @@ func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
     return result.withLock { $0! }
 }
 
-/// `geo-enrich push --replay FILE`: sends a dead-letter file's updates again.
+/// `geo-enrich push --replay FILE`: sends a dead-letter file's updates, or with
+/// `--geofence-webhook` its geofence transitions, again.
 struct PushCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "push",
@@ -70,8 +71,12 @@ struct PushCommand: ParsableCommand {
         discussion: """
             Reads the NDJSON lines that `enrich --push-url` wrote to its dead-letter file and sends \
             each update again, in file order, with the same policy. What is still undelivered is \
-            written to --push-dead-letter (it may be the same file: it is read first). Exit status \
-            0 when everything was delivered, 3 when some updates are in the dead-letter file again.
+            written to --push-dead-letter (it may be the same file: it is read first). With \
+            --geofence-webhook URL instead of --push-url, reads the geofence transitions that \
+            `enrich --geofence-webhook` could not deliver (its --geofence-dead-letter file) and \
+            posts them again, in order per session; what is still undelivered goes to \
+            --geofence-dead-letter. Exit status 0 when everything was delivered, 3 when some \
+            are in the dead-letter file again.
             """)
 
     @Option(help: "The dead-letter file to send again.")
@@ -79,27 +84,57 @@ struct PushCommand: ParsableCommand {
 
     @OptionGroup var push: PushOptions
 
+    @Option(name: .customLong("geofence-webhook"), help: ArgumentHelp(
+        "Post the file's geofence transitions to this URL (instead of --push-url).", valueName: "url"))
+    var webhook: String?
+
+    @Option(name: .customLong("geofence-dead-letter"), help: ArgumentHelp(
+        "Where transitions still undelivered are written.", valueName: "file"))
+    var geofenceDeadLetter: String = "geo-enrich-geofence-dead-letter.ndjson"
+
     func validate() throws {
-        guard push.pushURL != nil else { throw ValidationError("push --replay needs --push-url") }
+        guard (push.pushURL != nil) != (webhook != nil) else {
+            throw ValidationError("push --replay needs one of --push-url (location updates) or --geofence-webhook (geofence transitions)")
+        }
     }
 
     func run() throws {
-        guard let pusher = try push.makePusher() else { return }
         guard let data = FileManager.default.contents(atPath: replay) else {
             StandardError.line("geo-enrich: cannot read \(replay)")
             throw ExitCode(1)
         }
-        var count = 0
+        // every line read and checked before anything is sent: a file of the other kind is refused whole
+        var letters: [ReplayedLetter] = []
+        let transitions = webhook != nil
         for (n, line) in data.split(separator: 0x0A).enumerated() where !line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) {
             guard let letter = ReplayedLetter(line: line) else {
                 StandardError.line("geo-enrich: \(replay):\(n + 1): not a dead-letter line (session_id and body needed)")
                 throw ExitCode(1)
             }
-            pusher.submit(session: letter.session, body: Array(letter.body.utf8))
-            count += 1
+            guard (letter.kind == DeadLetterFile.geofenceTransitionKind) == transitions else {
+                StandardError.line("geo-enrich: \(replay):\(n + 1): " + (transitions
+                    ? "a location update, not a geofence transition: replay it with --push-url"
+                    : "a geofence transition, not a location update: replay it with --geofence-webhook"))
+                throw ExitCode(1)
+            }
+            letters.append(letter)
         }
+        if transitions {
+            var fences = GeofenceOptions()
+            fences.webhook = webhook
+            fences.deadLetter = geofenceDeadLetter
+            guard let sender = try fences.makeWebhook(push) else { return }
+            for letter in letters { sender.submit(session: letter.session, body: Array(letter.body.utf8)) }
+            let (stats, failed) = try fences.finish(sender, timeout: push.pushDrainTimeout)
+            StandardError.line("geo-enrich: replayed \(letters.count) geofence transitions: \(stats.delivered) delivered, "
+                + "\(stats.retries) retries, \(stats.failed) failed" + (failed > 0 ? " (in \(geofenceDeadLetter))" : ""))
+            if failed > 0 { throw ExitCode(3) }
+            return
+        }
+        guard let pusher = try push.makePusher() else { return }
+        for letter in letters { pusher.submit(session: letter.session, body: Array(letter.body.utf8)) }
         let (stats, failed) = try push.finish(pusher)
-        StandardError.line("geo-enrich: replayed \(count) updates: \(stats.pushed) pushed, \(stats.coalesced) coalesced, "
+        StandardError.line("geo-enrich: replayed \(letters.count) updates: \(stats.pushed) pushed, \(stats.coalesced) coalesced, "
             + "\(stats.retries) retries, \(stats.failed) failed" + (failed > 0 ? " (in \(push.pushDeadLetter))" : ""))
         if failed > 0 { throw ExitCode(3) }
     }

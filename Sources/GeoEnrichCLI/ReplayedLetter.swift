@@ -21,6 +21,8 @@ import GeoModel
 struct ReplayedLetter {
     let session: SessionID
     let body: String
+    /// What the body is when not a location update (``LocationPush/DeadLetterFile/geofenceTransitionKind``).
+    let kind: String?
 
     /// `nil` when the line is not a JSON object with string values for both keys.
     init?(line: some Collection<UInt8>) {
@@ -31,6 +33,7 @@ struct ReplayedLetter {
               let body = values["body"].flatMap({ Self.string(bytes[$0]) }) else { return nil }
         self.session = session
         self.body = body
+        kind = values["kind"].flatMap { Self.string(bytes[$0]) }
     }
 
     /// A JSON text that is one string, read as a string (`nil` when it is another value).

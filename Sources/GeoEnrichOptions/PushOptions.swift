@@ -47,6 +47,26 @@ public struct PushOptions: ParsableArguments {
     ///   never part of a message.
     public func makePusher(logger: Logger = LocationPusher.quietLogger) throws -> LocationPusher? {
         guard let pushURL else { return nil }
+        let key = try apiKey(for: "--push-url")
+        let endpoint: PushEndpoint
+        do { endpoint = try PushEndpoint(baseURL: pushURL, apiKey: key) } catch { throw ValidationError("\(error)") }
+        return LocationPusher(endpoint: endpoint, policy: policy, drainTimeout: pushDrainTimeout, logger: logger)
+    }
+
+    /// The bounds and backoff the options give (the geofence webhook retries as the push does).
+    public var policy: PushPolicy {
+        var policy = PushPolicy()
+        policy.maxInFlight = pushMaxInFlight
+        policy.maxRetryTime = pushRetryTime
+        policy.requestTimeout = pushTimeout
+        return policy
+    }
+
+    /// The API key, from `--api-key-file` or `$GEO_ENRICH_API_KEY`.
+    /// - Parameter option: the option that needs it, for the message when there is none.
+    /// - Throws: `ValidationError` (exit 64) when there is none or it cannot be used; the key
+    ///   itself is never part of a message.
+    public func apiKey(for option: String) throws -> APIKey {
         let keyText: String
         if let apiKeyFile {
             guard let text = try? String(contentsOfFile: apiKeyFile, encoding: .utf8) else {
@@ -56,18 +76,12 @@ public struct PushOptions: ParsableArguments {
         } else if let env = ProcessInfo.processInfo.environment["GEO_ENRICH_API_KEY"] {
             keyText = env
         } else {
-            throw ValidationError("--push-url needs an API key: set GEO_ENRICH_API_KEY or give --api-key-file")
+            throw ValidationError("\(option) needs an API key: set GEO_ENRICH_API_KEY or give --api-key-file")
         }
         if let problem = APIKey.problem(keyText) {
             throw ValidationError("the API key (\(apiKeyFile.map { "from \($0)" } ?? "from GEO_ENRICH_API_KEY")) cannot be used: \(problem)")
         }
         guard let key = APIKey(keyText) else { throw ValidationError("the API key cannot be used") }
-        let endpoint: PushEndpoint
-        do { endpoint = try PushEndpoint(baseURL: pushURL, apiKey: key) } catch { throw ValidationError("\(error)") }
-        var policy = PushPolicy()
-        policy.maxInFlight = pushMaxInFlight
-        policy.maxRetryTime = pushRetryTime
-        policy.requestTimeout = pushTimeout
-        return LocationPusher(endpoint: endpoint, policy: policy, drainTimeout: pushDrainTimeout, logger: logger)
+        return key
     }
 }

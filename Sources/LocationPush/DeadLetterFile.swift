@@ -1,9 +1,15 @@
 /// The dead-letter file: one JSON object per undelivered update,
 /// `{"session_id":"…","body":"<the PUT body, as a JSON string>","reason":"…","attempts":N}`;
-/// the body is kept as a string so that a replay sends exactly the same bytes.
+/// the body is kept as a string so that a replay sends exactly the same bytes. A geofence
+/// transition's letter (the webhook's POST body) ends with `"kind":"geofence_transition"`, so
+/// that a replay never sends it as a location or a location as a transition.
 public enum DeadLetterFile {
+    /// The `kind` of a geofence transition's dead letter.
+    public static let geofenceTransitionKind = "geofence_transition"
+
     /// The NDJSON line (with its `\n`) of a dead letter.
-    public static func line(_ letter: DeadLetter) -> [UInt8] {
+    /// - Parameter kind: what the body is, when not a location update (``geofenceTransitionKind``).
+    public static func line(_ letter: DeadLetter, kind: String? = nil) -> [UInt8] {
         var out: [UInt8] = []
         out += #"{"session_id":"#.utf8
         appendString(Array(letter.session.rawValue.utf8), to: &out)
@@ -13,6 +19,10 @@ public enum DeadLetterFile {
         appendString(Array(letter.reason.utf8), to: &out)
         out += #","attempts":"#.utf8
         out += String(letter.attempts).utf8
+        if let kind {
+            out += #","kind":"#.utf8
+            appendString(Array(kind.utf8), to: &out)
+        }
         out += "}\n".utf8
         return out
     }

@@ -53,11 +53,10 @@ public struct PushScheduler: Sendable {
 
     public let policy: PushPolicy
     private var sessions: [SessionID: SessionState] = [:]
-    /// Sessions waiting for a free slot, first come first served.
-    private var ready: [SessionID] = []
-    private var readyHead = 0
-    private var rng: SplitMix64
-    public private(set) var inFlight = 0
+    private var slots: SendSlots
+    private var backoff: RetryBackoff
+    /// Requests in flight.
+    public var inFlight: Int { slots.inFlight }
     public private(set) var statistics = PushStatistics()
     /// Sessions with a dead letter kept.
     private var lettered: Set<SessionID> = []
@@ -67,7 +66,8 @@ public struct PushScheduler: Sendable {
     ///   - seed: the jitter's random seed.
     public init(policy: PushPolicy, seed: UInt64 = 0x9E37_79B9) {
         self.policy = policy
-        rng = SplitMix64(seed: seed)
+        slots = SendSlots(limit: policy.maxInFlight)
+        backoff = RetryBackoff(policy: policy, seed: seed)
     }
 
     /// Sessions with an update not yet delivered or given up.
@@ -100,7 +100,7 @@ public struct PushScheduler: Sendable {
     /// A request of `session` ended.
     public mutating func completed(session: SessionID, outcome: Outcome, now: Double) -> [Action] {
         guard var state = sessions[session], state.phase == .inFlight else { return [] }
-        inFlight -= 1
+        slots.vacate()
         var actions: [Action] = []
         switch outcome {
         case .delivered:
@@ -132,7 +132,7 @@ public struct PushScheduler: Sendable {
                 state.firstAttempt = now
             }
             let first = state.firstAttempt ?? now
-            let delay = retryDelay(attempts: state.attempts, retryAfter: retryAfter)
+            let delay = backoff.delay(attempts: state.attempts, retryAfter: retryAfter)
             if now + delay - first > policy.maxRetryTime {
                 actions.append(giveUp(DeadLetter(session: session, body: state.current,
                                                  reason: "gave up after \(state.attempts) attempts in \(Int(now - first)) s: \(reason)",
@@ -170,9 +170,7 @@ public struct PushScheduler: Sendable {
             actions.append(giveUp(DeadLetter(session: session, body: body, reason: why, attempts: state.attempts)))
         }
         sessions.removeAll()
-        ready.removeAll()
-        readyHead = 0
-        inFlight = 0
+        slots.removeAll()
         return actions
     }
 
@@ -200,8 +198,8 @@ public struct PushScheduler: Sendable {
 
     /// Sends `session`'s current update if a slot is free, else queues the session.
     private mutating func schedule(_ session: SessionID, now: Double) -> [Action] {
-        guard inFlight < policy.maxInFlight else {
-            ready.append(session)
+        guard slots.hasRoom else {
+            slots.enqueue(session)
             return []
         }
         return [start(session, now: now)]
@@ -213,32 +211,17 @@ public struct PushScheduler: Sendable {
         state.attempts += 1
         if state.firstAttempt == nil { state.firstAttempt = now }
         sessions[session] = state
-        inFlight += 1
+        slots.occupy()
         return .send(session: session, body: state.current, attempt: state.attempts)
     }
 
     /// Starts queued sessions while slots are free.
     private mutating func fillSlots(now: Double) -> [Action] {
         var actions: [Action] = []
-        while inFlight < policy.maxInFlight && readyHead < ready.count {
-            let session = ready[readyHead]
-            readyHead += 1
+        while let session = slots.dequeue() {
             if sessions[session]?.phase == .queued { actions.append(start(session, now: now)) }
         }
-        if readyHead > 1024 && readyHead * 2 > ready.count {
-            ready.removeFirst(readyHead)
-            readyHead = 0
-        }
         return actions
-    }
-
-    /// Full jitter: uniform in [0, min(cap, base · 2^(attempts−1))]; or the server's
-    /// `Retry-After`, clamped to ``PushPolicy/maxRetryAfter``.
-    private mutating func retryDelay(attempts: Int, retryAfter: Double?) -> Double {
-        if let retryAfter { return Swift.min(Swift.max(retryAfter, 0), policy.maxRetryAfter) }
-        let exponent = Swift.min(Swift.max(attempts - 1, 0), 30)
-        let ceiling = Swift.min(policy.maxBackoff, policy.baseBackoff * Double(1 << exponent))
-        return ceiling * rng.nextUnit()
     }
 }
 
