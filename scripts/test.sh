@@ -67,6 +67,13 @@ python3 scripts/ci/utc_offset_check.py --bin "$bin"
 # geodesic on fresh fences and points (edges, corners, grid lines, radii ± 1e-7), and broken
 # fence files refused naming the feature
 python3 scripts/ci/geofence_check.py --bin "$bin"
+# geofence transitions (enrich --geofences, contract rule 11) against our own reference of rules
+# 1-4, 7 and 11 (shapely covers, pyproj geodesics) on a fresh stream of 400 sessions walking
+# through fresh fences (edges, corners, holes, overlaps, expiry and eviction gaps, opt-outs):
+# output lines, geo arrays, the --geofence-events file and the statistics exactly, under
+# --workers 1 and 2, with and without --geofence-dwell; a broken fence file refused
+python3 scripts/ci/geofence_stream_check.py --self-test
+python3 scripts/ci/geofence_stream_check.py --bin "$bin"
 # damaged data files (random bytes, checksum made good) are refused at open or still answer: never a crash
 python3 scripts/ci/data_fuzz.py --bin "$bin" --runs 150
 # outputs that name an input or each other, unusable push URLs and keys: refused before any

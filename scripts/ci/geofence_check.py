@@ -16,7 +16,8 @@ polygon vertices; points on the grid's lines; points 1e-7 of the radius inside a
 circles (pyproj's forward geodesic); circle centres; uniform random points; the poles and ±180.
 Every point's list of ids must equal the reference's exactly (ascending, UTF-8 byte order).
 
-The seed is printed; --seed replays a run.
+The fences, the file writer and the reference are scripts/geoenrich_tools/geofence_gen.py's
+(shared with geofence_stream_check.py). The seed is printed; --seed replays a run.
 
 usage: PYTHONPATH=scripts python3 scripts/ci/geofence_check.py --bin PATH [--fences N] [--points N] [--seed N]
 exit status: 0 when every check passes, 1 otherwise.
@@ -30,134 +31,7 @@ import subprocess
 import sys
 import tempfile
 
-import numpy as np
-import shapely
-from pyproj import Geod
-from shapely.geometry import MultiPolygon, Point, Polygon
-
-GEOD = Geod(ellps="WGS84")
-
-
-def star(rng, lat0, lng0, radius_deg, n, inner=0.5):
-    """A star-shaped (so simple) ring of n vertices, closed, as [lng, lat]."""
-    angles = sorted(rng.uniform(0, 2 * math.pi) for _ in range(n))
-    stretch = 1 / max(0.1, math.cos(math.radians(lat0)))
-    ring = []
-    for a in angles:
-        r = radius_deg * rng.uniform(inner, 1)
-        ring.append([lng0 + r * math.cos(a) * stretch, max(-90, min(90, lat0 + r * math.sin(a)))])
-    ring.append(list(ring[0]))
-    if rng.random() < 0.5:
-        ring.reverse()
-    return ring
-
-
-def fits(ring):
-    return all(-180 <= x <= 180 and -90 <= y <= 90 for x, y in ring)
-
-
-def make_fences(rng, count):
-    cities = [(rng.uniform(-60, 60), rng.uniform(-170, 170)) for _ in range(5)]
-    cities.append((rng.uniform(-30, 30), 179.95))   # by the antimeridian
-    cities.append((87.5, rng.uniform(-180, 180)))   # by the north pole
-    fences = []
-    ids = set()
-
-    def new_id():
-        while True:
-            kind = rng.random()
-            if kind < 0.2:
-                v = rng.randint(0, 10**9)
-                if str(v) not in ids:
-                    ids.add(str(v))
-                    return v
-            else:
-                v = rng.choice(["store", "zone", "é", "ü-", 'q"', "b\\s", "日本", "Z", "a"]) + str(rng.randint(0, 10**6))
-                if v not in ids:
-                    ids.add(v)
-                    return v
-
-    while len(fences) < count:
-        lat0, lng0 = rng.choice(cities)
-        lat0 += rng.gauss(0, 0.05)
-        lng0 += rng.gauss(0, 0.05)
-        lat0 = max(-89.5, min(89.5, lat0))
-        kind = rng.random()
-        size_m = 10 ** rng.uniform(0.5, 4.5)                   # 3 m to 30 km
-        size_deg = size_m / 111_000
-        if kind < 0.35:
-            outer = star(rng, lat0, lng0, size_deg, rng.randint(6, 24))
-            rings = [outer]
-            if rng.random() < 0.3:
-                rings.append(star(rng, lat0, lng0, size_deg * 0.3, rng.randint(3, 10), inner=0.6))
-            geometry = {"type": "Polygon", "coordinates": rings}
-            if rng.random() < 0.15:
-                other = star(rng, lat0 + 3 * size_deg, lng0, size_deg * 0.8, rng.randint(6, 12))
-                geometry = {"type": "MultiPolygon", "coordinates": [rings, [other]]}
-            flat = [p for poly in (geometry["coordinates"] if geometry["type"] == "MultiPolygon" else [geometry["coordinates"]]) for r in poly for p in r]
-            if not fits(flat):
-                continue
-        elif kind < 0.55:
-            # a rectangle with sides on binary fractions of a degree (the grid's lines)
-            step = 2.0 ** -rng.randint(6, 14)
-            x0 = math.floor(lng0 / step) * step
-            y0 = math.floor(lat0 / step) * step
-            w, h = step * rng.randint(1, 40), step * rng.randint(1, 40)
-            ring = [[x0, y0], [x0 + w, y0], [x0 + w, y0 + h], [x0, y0 + h], [x0, y0]]
-            if not fits(ring):
-                continue
-            geometry = {"type": "Polygon", "coordinates": [ring]}
-        else:
-            radius = size_m if rng.random() < 0.95 else rng.uniform(50_000, 300_000)
-            lng = max(-180, min(180, lng0))
-            geometry = {"type": "Point", "coordinates": [lng, lat0]}
-            fences.append({"id": new_id(), "geometry": geometry, "radius": radius})
-            continue
-        if not shapes([{"geometry": geometry}])[0][1].is_valid:
-            continue  # a hole that crosses its shell, parts that touch: not the test's subject
-        fences.append({"id": new_id(), "geometry": geometry})
-    # a nested pair
-    lat0, lng0 = cities[0]
-    big = star(rng, lat0, lng0, 0.05, 16, inner=0.9)
-    small = star(rng, lat0, lng0, 0.01, 8)
-    fences.append({"id": new_id(), "geometry": {"type": "Polygon", "coordinates": [big]}})
-    fences.append({"id": new_id(), "geometry": {"type": "Polygon", "coordinates": [small]}})
-    return fences
-
-
-def feature(rng, f):
-    props = {"name": "x"}
-    out = {"type": "Feature", "properties": props, "geometry": f["geometry"]}
-    if "radius" in f:
-        props["radius_m"] = f["radius"]
-    if rng.random() < 0.2 and isinstance(f["id"], str):
-        props["id"] = f["id"]
-    else:
-        out["id"] = f["id"]
-    return out
-
-
-def write_file(rng, fences, path):
-    feats = [feature(rng, f) for f in fences]
-    with open(path, "w", encoding="utf-8") as fh:
-        if rng.random() < 0.5:
-            json.dump({"type": "FeatureCollection", "features": feats}, fh, ensure_ascii=False)
-        else:
-            for ft in feats:
-                fh.write(json.dumps(ft, ensure_ascii=False) + "\n")
-
-
-def shapes(fences):
-    out = []
-    for f in fences:
-        g = f["geometry"]
-        if g["type"] == "Point":
-            out.append(("circle", g["coordinates"], f["radius"]))
-        elif g["type"] == "Polygon":
-            out.append(("polygon", Polygon(g["coordinates"][0], g["coordinates"][1:]), None))
-        else:
-            out.append(("polygon", MultiPolygon([(p[0], p[1:]) for p in g["coordinates"]]), None))
-    return out
+from geoenrich_tools.geofence_gen import GEOD, make_fences, memberships, write_file
 
 
 def make_points(rng, fences, count):
@@ -197,23 +71,6 @@ def make_points(rng, fences, count):
         pts.append((math.degrees(math.asin(rng.uniform(-1, 1))), rng.uniform(-180, 180)))
     pts += [(90.0, 0.0), (-90.0, 0.0), (0.0, 180.0), (0.0, -180.0), (87.5, 180.0), (87.5, -180.0)]
     return [(max(-90.0, min(90.0, a)), max(-180.0, min(180.0, b))) for a, b in pts]
-
-
-def reference(fences, points):
-    lats = np.array([p[0] for p in points])
-    lngs = np.array([p[1] for p in points])
-    geoms = shapely.points(lngs, lats)
-    hits = [[] for _ in points]
-    for f, (kind, shape, radius) in zip(fences, shapes(fences)):
-        if kind == "polygon":
-            inside = shapely.covers(shape, geoms)
-        else:
-            lng0, lat0 = shape
-            _, _, dist = GEOD.inv(np.full(len(points), lng0), np.full(len(points), lat0), lngs, lats)
-            inside = dist <= radius
-        for i in np.nonzero(inside)[0]:
-            hits[i].append(str(f["id"]))
-    return [sorted(h, key=lambda s: s.encode("utf-8")) for h in hits]
 
 
 def run_lookup(binary, data, path, points):
@@ -273,7 +130,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "fences.geojson")
         write_file(rng, fences, path)
-        want = reference(fences, points)
+        want = memberships(fences, points)
         got = run_lookup(args.bin, args.data, path, points)
         mismatches = [(p, w, g) for p, w, g in zip(points, want, got) if w != g]
         inside = sum(1 for w in want if w)
