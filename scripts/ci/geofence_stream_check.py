@@ -40,7 +40,8 @@ The reference models:
 It compares, for several runs (--workers 1 and 2; no dwell, dwell 90, dwell 0 with
 --max-accuracy 50, dwell 30 with --evict-after 90): which lines are written and that each is its
 input line plus geo; every geo's "geofences" (its last key), fix_timestamp and age_ms; the
---geofence-events file line by line (keys in order, latitude/longitude as the input's own text);
+--geofence-events file line by line (keys in order, latitude/longitude as the geo object writes
+them: the record's number, an integer kept an integer, in its shortest form);
 the statistics with "geofence_transitions". A run without --geofences must write the same lines
 without `,"geofences":[...]` and no "geofence_transitions". Broken fence files (a duplicate id,
 not JSON) must be refused before input is read: non-zero exit, nothing in -o. The stream must
@@ -266,12 +267,19 @@ class Reference:
         for i, sid, fence, kind in self.transitions:
             r = self.records[i]
             out.append((i, [("session_id", sid), ("fence", fence), ("transition", kind),
-                            ("timestamp", iso(r.ts)), ("latitude", RawNumber(r.lat_text)),
-                            ("longitude", RawNumber(r.lng_text))]))
+                            ("timestamp", iso(r.ts)), ("latitude", RawNumber(geo_number(r.lat_text))),
+                            ("longitude", RawNumber(geo_number(r.lng_text)))]))
         return out
 
 
 # --- comparing -----------------------------------------------------------------------------------
+
+def geo_number(text):
+    """A coordinate as the geo object writes it: the record's number (an integer stays an
+    integer) in its shortest form, as orjson writes a parsed value (`45.500000` -> `45.5`);
+    Python's repr is the same for the plain decimals this check writes."""
+    return json.dumps(json.loads(text))
+
 
 class RawNumber:
     """A JSON number kept as the text it was written with (equal only to another number)."""
@@ -355,7 +363,7 @@ def compare_events(ref, lines):
     fix_line = {}
     for i, r in enumerate(ref.records):
         if r.kind == "fix":
-            fix_line.setdefault((r.sid, iso(r.ts), r.lat_text, r.lng_text), i)
+            fix_line.setdefault((r.sid, iso(r.ts), geo_number(r.lat_text), geo_number(r.lng_text)), i)
 
     def line_of(t):
         d = dict(t)

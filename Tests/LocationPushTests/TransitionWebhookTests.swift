@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+@testable import LocationPush
+
+/// The geofence webhook against a real HTTP server on loopback that fails, stalls and drops
+/// connections on purpose: every transition arrives, in order per session, none invented.
+@Suite(.serialized) struct TransitionWebhookTests {
+    static let key = "hook-key-41c9"
+
+    static func body(_ session: Int, _ n: Int) -> [UInt8] { Array(#"{"session_id":"s-\#(session)","n":\#(n)}"#.utf8) }
+
+    func webhook(port: Int, capacity: Int = 10_000, _ configure: (inout PushPolicy) -> Void = { _ in }) throws
+        -> TransitionWebhook {
+        var policy = PushPolicy()
+        policy.baseBackoff = 0.01
+        policy.maxBackoff = 0.2
+        policy.maxRetryAfter = 0.3
+        policy.requestTimeout = 0.5
+        configure(&policy)
+        return TransitionWebhook(endpoint: try WebhookEndpoint(url: "http://127.0.0.1:\(port)/hooks/geo", apiKey: APIKey(Self.key)!),
+                                 policy: policy, capacity: capacity)
+    }
+
+    /// Submits `perSession` transitions for each of `sessions` sessions from a plain thread (as
+    /// the stream's writer does; `submit` may wait there), then drains.
+    func run(_ hook: TransitionWebhook, sessions: Int, perSession: Int) async -> [DeadLetter] {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread {
+                for n in 0..<perSession {
+                    for s in 0..<sessions { hook.submit(session: SessionID("s-\(s)")!, body: Self.body(s, n)) }
+                }
+                done.resume()
+            }.start()
+        }
+        return await hook.drain(timeout: 60)
+    }
+
+    /// Each session's bodies as the server received them, consecutive repeats (a retry of a
+    /// request the server saw but whose answer was lost) counted once.
+    func received(_ server: FaultyServer) -> [String: [[UInt8]]] {
+        var bySession: [String: [[UInt8]]] = [:]
+        for request in server.recorded {
+            let text = String(decoding: request.body, as: UTF8.self)
+            let session = String(text.split(separator: "\"")[3])
+            if bySession[session]?.last != request.body { bySession[session, default: []].append(request.body) }
+        }
+        return bySession
+    }
+
+    @Test func oneRequestInFourFailsAndEveryTransitionArrivesInOrder() async throws {
+        let server = FaultyServer(expectedKey: Self.key) { n in
+            switch n % 16 {
+            case 1: .status(500, retryAfter: nil)
+            case 5: .status(429, retryAfter: "1")
+            case 9: .drop
+            case 13: .slow(1.0)
+            default: .ok
+            }
+        }
+        let port = try server.start()
+        defer { server.stop() }
+        let hook = try webhook(port: port)
+        let sessions = 40, perSession = 12
+        let letters = await run(hook, sessions: sessions, perSession: perSession)
+        try await hook.shutdown()
+        #expect(letters.isEmpty, "\(letters.prefix(3))")
+        let got = received(server)
+        #expect(got.count == sessions)
+        for s in 0..<sessions {
+            #expect(got["s-\(s)"] == (0..<perSession).map { Self.body(s, $0) }, "session s-\(s)")
+        }
+        let requests = server.recorded
+        #expect(requests.allSatisfy { $0.method == "POST" && $0.path == "/hooks/geo" && $0.apiKey == Self.key
+                                      && $0.contentType == "application/json" })
+        let stats = hook.statistics
+        #expect(stats.submitted == sessions * perSession && stats.delivered == stats.submitted && stats.retries > 0)
+        #expect(requests.count > stats.submitted, "faults were injected, so some requests were repeated")
+    }
+
+    @Test func aFullQueueMakesTheCallerWaitAndNothingIsDropped() async throws {
+        // every request is answered only after 0.2 s: with room for 4, the producer must wait
+        let server = FaultyServer(expectedKey: Self.key) { _ in .slow(0.2) }
+        let port = try server.start()
+        defer { server.stop() }
+        let hook = try webhook(port: port, capacity: 4) { $0.requestTimeout = 5 }
+        let started = Date()
+        let letters = await run(hook, sessions: 2, perSession: 8)
+        let elapsed = Date().timeIntervalSince(started)
+        try await hook.shutdown()
+        #expect(letters.isEmpty)
+        // one in flight per session, two sessions: 16 transitions take at least 8 answers' time
+        #expect(elapsed >= 8 * 0.2 * 0.9, "\(elapsed) s")
+        let got = received(server)
+        for s in 0..<2 { #expect(got["s-\(s)"] == (0..<8).map { Self.body(s, $0) }) }
+    }
+
+    @Test func aRefusedTransitionHoldsBackItsSessionAndTheLettersKeepTheOrder() async throws {
+        // session s-0's first request is refused for good; everything else succeeds
+        let server = FaultyServer(expectedKey: Self.key) { _ in .ok }
+        let refusing = FaultyServer(expectedKey: "another key") { _ in .ok }  // answers 401 to our key
+        let port = try server.start(), badPort = try refusing.start()
+        defer { server.stop(); refusing.stop() }
+        let bad = try webhook(port: badPort)
+        let letters = await run(bad, sessions: 2, perSession: 3)
+        try await bad.shutdown()
+        #expect(letters.count == 6)
+        for s in 0..<2 {
+            let mine = letters.filter { $0.session.rawValue == "s-\(s)" }
+            #expect(mine.map(\.body) == (0..<3).map { Self.body(s, $0) })
+            #expect(mine[0].reason == "HTTP 401" && mine.dropFirst().allSatisfy { $0.reason.hasPrefix("held back") })
+        }
+        #expect(!letters.contains { $0.reason.contains(Self.key) })
+        // the healthy server is untouched by the other webhook
+        #expect(server.recorded.isEmpty)
+    }
+}
