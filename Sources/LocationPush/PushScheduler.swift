@@ -198,9 +198,11 @@ public struct PushScheduler: Sendable {
 
     /// Sends `session`'s current update if a slot is free, else queues the session.
     private mutating func schedule(_ session: SessionID, now: Double) -> [Action] {
-        guard slots.hasRoom else {
+        // first come, first served: a session whose next update is ready when its request ends
+        // goes behind the sessions already waiting, or it could keep a slot from them for good
+        guard slots.hasRoom && !slots.hasWaiting else {
             slots.enqueue(session)
-            return []
+            return slots.hasRoom ? fillSlots(now: now) : []
         }
         return [start(session, now: now)]
     }

@@ -14,6 +14,9 @@ struct SendSlots: Sendable {
     /// Whether a request may start now.
     var hasRoom: Bool { inFlight < limit }
 
+    /// Whether sessions wait for a slot (some may no longer need one).
+    var hasWaiting: Bool { head < waiting.count }
+
     /// A request starts.
     mutating func occupy() { inFlight += 1 }
 

@@ -27,7 +27,10 @@ import Testing
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             Thread {
                 for n in 0..<perSession {
-                    for s in 0..<sessions { hook.submit(session: SessionID("s-\(s)")!, body: Self.body(s, n)) }
+                    for s in 0..<sessions {
+                        let id: SessionID = "s-\(s)"
+                        hook.submit(session: id, body: Self.body(s, n))
+                    }
                 }
                 done.resume()
             }.start()
