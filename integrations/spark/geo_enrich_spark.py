@@ -16,7 +16,8 @@ or with spark-submit:
   spark-submit integrations/spark/geo_enrich_spark.py INPUT... --output DIR --binary /abs/geo-enrich ...
 
 Options after `--` go to `geo-enrich enrich` (e.g. `-- --distance-filter 50 --format datacloud`);
-the driver owns input, output, errors, stats, --workers, --quiet and --data. See the README's
+the driver owns input, output, errors, stats, --workers, --quiet, --data and --geofence-events
+(with --geofences, each partition's transitions go to OUTPUT/_geofence_events). See the README's
 "Spark" section for what differs from one process and how to ship the binary.
 """
 import argparse
@@ -54,12 +55,14 @@ DEFAULT_DATA = os.path.join(REPO, "data")
 DATA_FILES = ("countries.bin", "postal_ca.bin", "postal_us.bin", "timezones.bin")
 
 # `geo-enrich enrich` options the driver sets itself, per partition
-OWNED = {"-o", "--output", "--errors", "--stats", "--workers", "--quiet", "--data", "--max-errors"}
+OWNED = {"-o", "--output", "--errors", "--stats", "--workers", "--quiet", "--data", "--max-errors",
+         "--geofence-events"}
 # options that take a value (so that the value is not taken for an input path)
 VALUED = {"--distance-filter", "--expiry", "--h3-resolution", "--postal-max-distance", "--postal-countries", "--max-accuracy",
           "--consent-not-set", "--evict-after", "--format", "--batch-size", "--push-url", "--api-key-file",
           "--push-drain-timeout", "--push-dead-letter", "--push-max-in-flight", "--push-retry-time",
-          "--push-timeout"}
+          "--push-timeout", "--geofences", "--geofence-dwell", "--geofence-webhook", "--geofence-queue",
+          "--geofence-dead-letter"}
 # exit statuses of geo-enrich enrich a partition may end with: read to the end (3: some pushes undelivered)
 ACCEPTED_EXIT = (0, 3)
 # statistics keys that are not counts
@@ -182,6 +185,7 @@ def enrich_partition(settings):
             binary, data = settings["binary"], settings["data"]
         work = tempfile.mkdtemp(prefix="geo-enrich-part-%05d-" % index)
         errors_path = os.path.join(work, "errors.ndjson")
+        events_path = os.path.join(work, "geofence-events.ndjson")
         stats_path = os.path.join(work, "stats.json")
         stderr_path = os.path.join(work, "stderr.txt")
         argv = [binary, "enrich", *settings["enrich_options"], "--quiet",
@@ -192,6 +196,17 @@ def enrich_partition(settings):
             attempt = TaskContext.get().attemptNumber() if TaskContext.get() else 0
             argv += ["--push-dead-letter", os.path.join(
                 settings["dead_letter_dir"], "dead-letter-part-%05d-attempt-%d.ndjson" % (index, attempt))]
+        if settings["geofences"]:
+            fences = settings["geofences"]
+            if settings["ship"]:
+                fences = SparkFiles.get(os.path.basename(fences))
+            argv += ["--geofences", fences, "--geofence-events", events_path]
+            if settings["fence_dead_letter_dir"]:
+                os.makedirs(settings["fence_dead_letter_dir"], exist_ok=True)
+                attempt = TaskContext.get().attemptNumber() if TaskContext.get() else 0
+                argv += ["--geofence-dead-letter", os.path.join(
+                    settings["fence_dead_letter_dir"],
+                    "geofence-dead-letter-part-%05d-attempt-%d.ndjson" % (index, attempt))]
         origin = array("q")  # (file index << 40) + line index of each line fed, in order
         fed = {"lines": 0, "blank": 0, "error": None}
         try:
@@ -241,6 +256,10 @@ def enrich_partition(settings):
             with open(errors_path, "r", encoding="utf-8") as f:
                 for report in f:
                     yield ("e", renumber(report.rstrip("\n"), origin, settings["file_names"]))
+            if settings["geofences"]:
+                with open(events_path, "r", encoding="utf-8") as f:
+                    for transition in f:
+                        yield ("g", transition.rstrip("\n"))
             stats["partition"] = index
             yield ("s", index, json.dumps(stats))
         finally:
@@ -300,8 +319,12 @@ def split_enrich_options(argv):
 
 
 def check_enrich_options(options):
-    """Refuses the options the driver owns and input paths; returns (format, push wanted, dead-letter dir)."""
-    record_format, push, dead_letter, i = "canonical", False, None, 0
+    """Refuses the options the driver owns and input paths; returns a dict of what the driver needs
+    to know: format, push (wanted), dead_letter (dir), geofences (file), webhook (wanted),
+    fence_dead_letter (dir)."""
+    found = dict(format="canonical", push=False, dead_letter=None, geofences=None, webhook=False,
+                 fence_dead_letter=None)
+    i = 0
     while i < len(options):
         option = options[i]
         name = option.split("=", 1)[0]
@@ -317,13 +340,19 @@ def check_enrich_options(options):
             value = options[i + 1]
             i += 1
         if name == "--format":
-            record_format = value
+            found["format"] = value
         elif name == "--push-url":
-            push = True
+            found["push"] = True
         elif name == "--push-dead-letter":
-            dead_letter = value
+            found["dead_letter"] = value
+        elif name == "--geofences":
+            found["geofences"] = value
+        elif name == "--geofence-webhook":
+            found["webhook"] = True
+        elif name == "--geofence-dead-letter":
+            found["fence_dead_letter"] = value
         i += 1
-    return record_format, push, dead_letter
+    return found
 
 
 def without_option(options, name):
@@ -463,14 +492,26 @@ ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "LC_AL
 def prepare(args):
     """Checks the options after `--` (refusing the driver's own, and a push without a key file),
     and runs the binary once on no input with them when it is on this machine, so that a usage
-    error stops the driver before any Spark work. Returns (format, options, dead-letter dir)."""
-    record_format, push, dead_letter = check_enrich_options(args.enrich_options)
-    enrich_options = without_option(args.enrich_options, "--push-dead-letter")
-    if push and not any(o == "--api-key-file" or o.startswith("--api-key-file=") for o in enrich_options):
-        raise SystemExit("geo_enrich_spark: --push-url under Spark needs --api-key-file (a path readable on every "
-                         "executor); $GEO_ENRICH_API_KEY is not forwarded, so that the key travels in no task")
-    dry_run(args.binary, args.data, enrich_options, ENVIRONMENT)
-    return record_format, enrich_options, dead_letter
+    error, or a broken fence file, stops the driver before any Spark work. Returns the options as
+    check_enrich_options finds them, with "options": what every partition passes as it is (the
+    driver sets the fence file's path and each partition's dead-letter files itself)."""
+    found = check_enrich_options(args.enrich_options)
+    enrich_options = args.enrich_options
+    for owned in ("--push-dead-letter", "--geofences", "--geofence-dead-letter"):
+        enrich_options = without_option(enrich_options, owned)
+    for wanted, option in ((found["push"], "--push-url"), (found["webhook"], "--geofence-webhook")):
+        if wanted and not any(o == "--api-key-file" or o.startswith("--api-key-file=") for o in enrich_options):
+            raise SystemExit("geo_enrich_spark: %s under Spark needs --api-key-file (a path readable on every "
+                             "executor); $GEO_ENRICH_API_KEY is not forwarded, so that the key travels in no task"
+                             % option)
+    fences = found["geofences"]
+    if fences is not None:
+        if not os.path.isabs(fences):
+            raise SystemExit("geo_enrich_spark: --geofences needs an absolute path (readable on every executor, "
+                             "or on the driver with --ship): %s" % fences)
+    dry_run(args.binary, args.data, enrich_options + (["--geofences", fences] if fences else []), ENVIRONMENT)
+    found["options"] = enrich_options
+    return found
 
 
 def run(sc, args):
@@ -478,7 +519,8 @@ def run(sc, args):
     from pyspark import StorageLevel
 
     started = time.monotonic()
-    record_format, enrich_options, dead_letter = prepare(args)
+    found = prepare(args)
+    record_format, enrich_options, dead_letter = found["format"], found["options"], found["dead_letter"]
 
     partitions = args.partitions or sc.defaultParallelism
     if __name__ != "__main__":  # imported: the executors' Python needs this module to unpickle its functions
@@ -488,10 +530,13 @@ def run(sc, args):
         sc.addFile(args.binary)
         for name in DATA_FILES:
             sc.addFile(os.path.join(args.data, name))
+        if found["geofences"]:
+            sc.addFile(found["geofences"])
     workers = int(sc.getConf().get("spark.task.cpus", "1"))
     settings = dict(binary=args.binary, data=args.data, ship=args.ship, env=ENVIRONMENT, order=args.order,
                     enrich_options=enrich_options, workers=workers, file_names=names,
-                    dead_letter_dir=dead_letter)
+                    dead_letter_dir=dead_letter, geofences=found["geofences"],
+                    fence_dead_letter_dir=found["fence_dead_letter"])
 
     results = (by_session(sc, uris, args.order, record_format, partitions)
                .mapPartitionsWithIndex(enrich_partition(settings), preservesPartitioning=True)
@@ -505,6 +550,9 @@ def run(sc, args):
         results.filter(lambda x: isinstance(x, str)).saveAsTextFile(args.output)
         results.filter(lambda x: isinstance(x, tuple) and x[0] == "e").map(lambda x: x[1]) \
             .saveAsTextFile(errors_dir)
+        if found["geofences"]:
+            results.filter(lambda x: isinstance(x, tuple) and x[0] == "g").map(lambda x: x[1]) \
+                .saveAsTextFile(args.output.rstrip("/") + "/_geofence_events")
         per_partition = results.filter(lambda x: isinstance(x, tuple) and x[0] == "s").map(lambda x: x[2])
         per_partition.saveAsTextFile(args.output.rstrip("/") + "/_stats")
         parts = [json.loads(s) for s in per_partition.collect()]
@@ -536,7 +584,8 @@ def main(argv=None):
           "%d partitions, %.1f s" % (stats.get("lines", 0), stats.get("events", 0), stats.get("events_enriched", 0),
                                      stats.get("fixes", 0), stats.get("fixes_accepted", 0), stats.get("errors", 0),
                                      stats["partitions"], stats["elapsed_s"]), file=sys.stderr)
-    return 3 if stats.get("push_failed", 0) else 0
+    undelivered = stats.get("push_failed", 0) + stats.get("geofence_webhook", {}).get("failed", 0)
+    return 3 if undelivered else 0
 
 
 if __name__ == "__main__":

@@ -12,6 +12,10 @@ Two runs, each against the single process on the same input:
    transitions, every reason code, 1 MiB lines, CRLF ends). Corpus lines Spark cannot carry unchanged
    (invalid UTF-8, a CR inside a line: Spark reads text and splits at a bare CR; see the README) are
    left out; CRLF ends stay, and the statistics' `bytes` must differ by exactly their CRs.
+3. geofences (`--geofences`, `--geofence-dwell`), `--ship` (the fence file sent with the job too),
+   input order, 3 partitions, on the first run's input with fences (circles and rectangles) drawn
+   around its own fixes: the output, the transitions (OUTPUT/_geofence_events against the single
+   process's --geofence-events, as multisets) and the statistics with geofence_transitions.
 It also checks that the driver keys every line geo-enrich accepts (a session and a time).
 
 usage: PYTHONPATH=scripts:integrations/spark python3 scripts/ci/spark_check.py --bin .build/release/geo-enrich --gen ../shared/bench/gen_stream.py [--lines 200000]
@@ -96,6 +100,32 @@ def compare(rep, name, alone, spark_dir, spark_stats_path, bytes_less=0):
     parts = spark_outputs(os.path.join(spark_dir, "_stats"))
     rep.check(f"{name}: one statistics object per partition run ({len(parts)} of {summed['partitions']})",
               len(parts) == summed["partitions_run"] and 0 < len(parts) <= summed["partitions"], f"{len(parts)}")
+
+
+def fences_around(path, seed, count=300):
+    """A fence file of circles (300 m to 3 km) and rectangles (about 1 to 4 km) centred on fixes
+    of the stream at `path`, so that its sessions walk in and out of them."""
+    rng = random.Random(seed)
+    points = []
+    with open(path, "rb") as f:
+        for raw in f:
+            try:
+                d = json.loads(raw)
+            except ValueError:
+                continue
+            if isinstance(d, dict) and d.get("type") == "location" and isinstance(d.get("latitude"), (int, float)):
+                points.append((d["latitude"], d["longitude"]))
+    features = []
+    for k, (lat, lng) in enumerate(rng.sample(points, min(count, len(points)))):
+        if k % 2:
+            features.append({"type": "Feature", "id": f"c{k}", "properties": {"radius_m": rng.uniform(300, 3000)},
+                             "geometry": {"type": "Point", "coordinates": [lng, lat]}})
+        else:
+            h = rng.uniform(0.005, 0.02)
+            ring = [[lng - h, lat - h], [lng + h, lat - h], [lng + h, lat + h], [lng - h, lat + h], [lng - h, lat - h]]
+            features.append({"type": "Feature", "id": k, "properties": {},
+                             "geometry": {"type": "Polygon", "coordinates": [ring]}})
+    return {"type": "FeatureCollection", "features": features}
 
 
 def stream(gen, lines, seed, sessions):
@@ -201,6 +231,26 @@ def main():
            ["--partitions", "4", "--order", "input", "--ship"])
     compare(rep, "input order, 4 partitions, two files, shipped", alone, os.path.join(work, "spark-mixed"),
             os.path.join(work, "spark-mixed.json"), bytes_less=crs)
+
+    # 3. geofences, shipped with the job: transitions as a multiset equal one process's
+    fence_file = os.path.join(work, "fences.geojson")
+    with open(fence_file, "w") as f:
+        json.dump(fences_around(first, seed), f)
+    events = os.path.join(work, "fenced.events")
+    fenced = ["--geofences", fence_file, "--geofence-dwell", "60"]
+    alone = single(args.bin, [first], work, "fenced", [*fenced, "--geofence-events", events])
+    with open(events, "rb") as f:
+        transitions = f.read().splitlines()
+    kinds = collections.Counter(json.loads(t)["transition"] for t in transitions)
+    rep.check(f"geofences: one process gave enters, exits and dwells ({dict(kinds)})",
+              all(kinds[k] > 0 for k in ("enter", "exit", "dwell")), f"{dict(kinds)}")
+    spark_dir = os.path.join(work, "spark-fenced")
+    driver(args, [first], spark_dir, os.path.join(work, "spark-fenced.json"),
+           ["--partitions", "3", "--order", "input", "--ship"], fenced)
+    compare(rep, "geofences, input order, 3 partitions, shipped", alone, spark_dir, os.path.join(work, "spark-fenced.json"))
+    got = spark_outputs(os.path.join(spark_dir, "_geofence_events"))
+    rep.check(f"geofences: transitions, a multiset byte for byte ({len(transitions)})",
+              collections.Counter(got) == collections.Counter(transitions), first_difference(transitions, got))
 
     print(f"spark_check: {rep.passed} passed, {rep.failed} failed")
     if not args.keep and rep.failed == 0:
