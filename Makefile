@@ -31,12 +31,19 @@ BENCH_OUT := $(BENCH_DIR)/output
 # written as Current_run.jmh.json under --path (a path relative to the directory make runs in).
 # One run of all targets writes one export.
 BENCH_SWIFT := $(SWIFT) package --package-path $(BENCH_DIR) --allow-writing-to-package-directory \
-	benchmark run --target H3Benchmarks --target LookupBenchmarks --target EngineBenchmarks \
+	benchmark run --target H3Benchmarks --target LookupBenchmarks --target GeofenceBenchmarks --target EngineBenchmarks \
 	--format jmh --path $(BENCH_OUT) --no-progress
 # the engine benchmarks parse this stream in their set-up (generated here, once, outside any benchmark)
 BENCH_STREAM_FILE := $(BENCH_OUT)/engine_stream.ndjson
 BENCH_STREAM := $(PYTHON) $(GEN_STREAM) 1000000 > $(BENCH_STREAM_FILE)
 BENCH_ANCHOR := $(PYTHON) $(BENCH_DIR)/anchors/h3py_anchor.py --output $(BENCH_OUT)/h3py_anchor.json
+# rule 11 (issue 19): the fences and points of GeofenceBenchmarks, from the stream (written before
+# the Swift run, which reads them), and shapely's STRtree over them; then enrich with and without
+# the 20,000 fences, alternating
+BENCH_GEOFENCE := $(PYTHON) $(BENCH_DIR)/anchors/geofence_anchor.py --stream $(BENCH_STREAM_FILE) \
+	--out $(BENCH_OUT)/geofences --bin .build/release/geo-enrich --output $(BENCH_OUT)/geofence_anchor.json
+BENCH_ENRICH_GF := $(PYTHON) $(BENCH_DIR)/anchors/enrich_options_ab.py --stream $(BENCH_STREAM_FILE) --runs 7 \
+	--case geofences --fences $(BENCH_OUT)/geofences/fences-20k.geojson --output $(BENCH_OUT)/enrich_geofences.json
 # the H3 API rows (compactCells, gridDistance, gridRing, cellArea, cellToVertexes, polygonToCells)
 # against h3-py and polars-h3 0.7 (h3o) on the same inputs; alone: `make bench-h3api`
 BENCH_H3API := $(PYTHON) $(BENCH_DIR)/anchors/h3_api_anchor.py --output $(BENCH_OUT)/h3_api_anchor.json
@@ -107,6 +114,7 @@ bench:
 	bash scripts/setup.sh --check
 	$(BENCH_CLI)
 	$(BENCH_STREAM)
+	$(BENCH_GEOFENCE)
 	cat /proc/loadavg > $(BENCH_OUT)/loadavg-before.txt
 	$(BENCH_SWIFT)
 	test -s $(BENCH_OUT)/Current_run.jmh.json
@@ -117,6 +125,7 @@ bench:
 	$(BENCH_STARTUP)
 	$(BENCH_ENRICH)
 	$(BENCH_ENRICH_TZ)
+	$(BENCH_ENRICH_GF)
 	$(if $(BASE_BIN),$(BENCH_AB))
 	$(BENCH_PUSH)
 	$(BENCH_GROWTH)
@@ -128,9 +137,10 @@ bench:
 		--stream $(BENCH_STREAM_FILE) --loadavg $(BENCH_OUT)/loadavg-before.txt --enrich $(BENCH_OUT)/enrich_cli.json --push $(BENCH_OUT)/push.json \
 		--growth $(BENCH_OUT)/growth.json --plot $(BENCH_DIR)/growth.svg --spark $(BENCH_OUT)/spark.json \
 		--timezone-anchor $(BENCH_OUT)/timezone_anchor.json --enrich-options $(BENCH_OUT)/enrich_options.json \
+		--geofence-anchor $(BENCH_OUT)/geofence_anchor.json --enrich-geofences $(BENCH_OUT)/enrich_geofences.json \
 		$(if $(BASE_BIN),--ab $(BENCH_OUT)/ab.json --command '$(BENCH_AB)') \
-		--command '$(BENCH_CLI)' --command '$(BENCH_STREAM)' --command '$(BENCH_SWIFT)' --command '$(BENCH_ANCHOR)' --command '$(BENCH_H3API)' \
-		--command '$(BENCH_PEER)' --command '$(BENCH_TZ)' --command '$(BENCH_STARTUP)' --command '$(BENCH_ENRICH)' --command '$(BENCH_ENRICH_TZ)' \
+		--command '$(BENCH_CLI)' --command '$(BENCH_STREAM)' --command '$(BENCH_GEOFENCE)' --command '$(BENCH_SWIFT)' --command '$(BENCH_ANCHOR)' --command '$(BENCH_H3API)' \
+		--command '$(BENCH_PEER)' --command '$(BENCH_TZ)' --command '$(BENCH_STARTUP)' --command '$(BENCH_ENRICH)' --command '$(BENCH_ENRICH_TZ)' --command '$(BENCH_ENRICH_GF)' \
 		--command '$(BENCH_PUSH)' --command '$(BENCH_GROWTH)' --command '$(BENCH_SPARK)' \
 		--output $(BENCH_DIR)/RESULTS.md
 

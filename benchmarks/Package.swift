@@ -1,9 +1,10 @@
 // swift-tools-version: 6.1
 //
 // The benchmark harness for geo-enrich: a separate package that depends on the root by path,
-// so library users never resolve package-benchmark. Three targets: H3Benchmarks (H3Core),
-// LookupBenchmarks (the country / postal-code lookup over data/) and EngineBenchmarks (the
-// enrichment engine on a generated stream, and its memory). Run them with `make bench`
+// so library users never resolve package-benchmark. Four targets: H3Benchmarks (H3Core),
+// LookupBenchmarks (the country / postal-code lookup over data/), GeofenceBenchmarks (rule 11's
+// membership and the loading of fence files) and EngineBenchmarks (the enrichment engine on a
+// generated stream, and its memory). Run them with `make bench`
 // from the root (which also measures the anchors in benchmarks/anchors/ and writes
 // benchmarks/RESULTS.md), or directly:
 //
@@ -53,6 +54,15 @@ let package = Package(
                 .product(name: "GeoEnrich", package: "geo-enrich"),
             ],
             path: "Benchmarks/EngineBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "GeofenceBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "GeoEnrich", package: "geo-enrich"),
+            ],
+            path: "Benchmarks/GeofenceBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
         // Not a package-benchmark target (those live under Benchmarks/): the push to a local

@@ -45,6 +45,11 @@ INPUT_COUNT = 1_000_000
 H3_TARGET = "H3Benchmarks"
 LOOKUP_TARGET = "LookupBenchmarks"
 ENGINE_TARGET = "EngineBenchmarks"
+GEOFENCE_TARGET = "GeofenceBenchmarks"
+# benchmarks that do one operation an iteration (a whole fence file loaded)
+ONE_PER_ITERATION = ("geofence load",)
+# issue 19, item 8
+GEOFENCE_MEMBERSHIP_GOAL_NS, GEOFENCE_LOAD_GOAL_S, GEOFENCE_ENRICH_GOAL = 300, 1.0, 1.25
 
 JMH_PREFIX = "package.benchmark."
 
@@ -158,6 +163,8 @@ def parse_args():
     parser.add_argument("--ab", help="the JSON written by anchors/ab_enrich.py (make bench BASE_BIN=…)")
     parser.add_argument("--timezone-anchor", help="the JSON written by anchors/timezone_anchor.py")
     parser.add_argument("--enrich-options", help="the JSON written by anchors/enrich_options_ab.py")
+    parser.add_argument("--geofence-anchor", help="the JSON written by anchors/geofence_anchor.py")
+    parser.add_argument("--enrich-geofences", help="the JSON written by anchors/enrich_options_ab.py --case geofences")
     parser.add_argument("--plot", help="where to write the growth plot (SVG)")
     parser.add_argument("--command", action="append", default=[], help="a command the run used (repeatable)")
     parser.add_argument("--loadavg", help="a copy of /proc/loadavg taken before the run")
@@ -262,7 +269,9 @@ def load_benchmarks(path):
         # operations an iteration: OPERATIONS_PER_ITERATION, or the cells a polygonToCells call
         # returned (one call an iteration; read only for those, see `custom` above)
         operations = OPERATIONS_PER_ITERATION
-        if name.split()[0] in PER_OUTPUT_CELL_OPERATIONS:
+        if name.startswith(ONE_PER_ITERATION):
+            operations = 1
+        elif name.split()[0] in PER_OUTPUT_CELL_OPERATIONS:
             if OUTPUT_CELLS not in custom:
                 sys.exit(f"{path}: {key} has no '{OUTPUT_CELLS}' metric")
             operations = custom[OUTPUT_CELLS]["50.0"]
@@ -406,6 +415,9 @@ def render(args):
     if lookup_rows or peer or startup:
         render_lookup(w, lookup_rows, peer, startup)
     render_rule12(w, lookup_rows, load_json(args.timezone_anchor), startup, load_json(args.enrich_options))
+    geofence_rows = [row for row in all_rows if row["target"] == GEOFENCE_TARGET]
+    if geofence_rows or args.geofence_anchor:
+        render_geofences(w, geofence_rows, load_json(args.geofence_anchor), load_json(args.enrich_geofences))
     if engine_rows:
         render_engine(w, engine_rows, count_stream(args.stream))
     enrich = load_json(args.enrich)
@@ -424,6 +436,62 @@ def render(args):
     if spark:
         render_spark(w, spark)
     return "\n".join(out)
+
+
+def render_geofences(w, rows, anchor, enrich):
+    """Rule 11's membership and loading against shapely's STRtree, and enrich with fences."""
+    by_name = {row["name"]: row for row in rows}
+    w("## Geofences (rule 11): membership, loading, and enrich with fences")
+    w("")
+    fences_per_point = anchor.get("fences_per_point") if anchor else None
+    w("`anchors/geofence_anchor.py` writes the inputs from the benchmark stream: 20,000 fences (half "
+      "polygons of 6-24 vertices, half circles, each centred on one of the stream's fixes, 30 m to 1 km "
+      "across, log-uniform) and 100,000 more of the same kind, and the positions of the stream's first "
+      f"200,000 fixes, in stream order ({fences_per_point:.2f} fences hold a point on average). "
+      if fences_per_point is not None else "`anchors/geofence_anchor.py` writes the inputs from the benchmark stream. ")
+    w("Ours: `GeofenceLocator.list(containing:)` per point (the handle an enrichment keeps: the grid, "
+      "the exact tests near an edge, the list's handle), GeofenceBenchmarks, p50 of iterations of "
+      "1,000 points; and the loading of each fence file (`GeofenceSet(contentsOf:)`: read, checked with GEOS, "
+      "indexed), timed through the CLI (`geo-enrich lookup --geofences FILE` on no input, less the same "
+      "without fences, medians). Shapely: `STRtree(fences).query(points, predicate=\"intersects\")` "
+      "over the same fences (circles as 64-gons) and points, the median of its timed passes.")
+    w("")
+    member = by_name.get("geofence membership 20k fences stream points")
+    w("| | ours | shapely 2.2 STRtree | ours / shapely | goal |")
+    w("|---|---:|---:|---:|---|")
+    theirs = anchor.get("ns_per_point") if anchor else None
+    if member:
+        ratio = f"{member['p50'] / theirs:.2f}" if theirs else "–"
+        met = "met" if member["p50"] <= GEOFENCE_MEMBERSHIP_GOAL_NS else "**not met**"
+        w(f"| membership, ns a point (p50) | {ns(member['p50'])} | {ns(theirs) if theirs else '–'} | {ratio} | "
+          f"≤ {GEOFENCE_MEMBERSHIP_GOAL_NS} ns: {met} |")
+    cli = anchor.get("cli_load", {}) if anchor else {}
+    for name, count_text in (("20k", "20,000"), ("100k", "100,000")):
+        if name in cli:
+            seconds = cli[name]["load_s"]
+            goal = f"< {GEOFENCE_LOAD_GOAL_S:.0f} s: " + ("met" if seconds < GEOFENCE_LOAD_GOAL_S else "**not met**") \
+                if name == "100k" else "–"
+            w(f"| loading {count_text} fences (CLI, s more than without) | {seconds:.2f} | – | – | {goal} |")
+            w(f"| memory of {count_text} fences (peak RSS, MB more than without) | {cli[name]['memory_mb']:,.0f} | – | – | – |")
+    if anchor:
+        w(f"| building the tree, s | – | {anchor.get('build_s', '?')} | – | – |")
+    w("")
+    if enrich:
+        wo, wi = enrich["without"], enrich["with"]
+        met = "met" if enrich["ratio_wall"] <= GEOFENCE_ENRICH_GOAL else "**not met**"
+        w(f"`geo-enrich enrich` on the stream ({enrich['lines']:,} lines) without and with `{enrich['options']}` "
+          f"(`anchors/enrich_options_ab.py --case geofences`, {enrich['runs']} runs each way, alternating; the "
+          "fences' loading is part of each run; the output with fences, less its `geofences` arrays, is "
+          "checked byte-identical to the one without):")
+        w("")
+        w("| | wall s (median) | CPU ns a line | peak RSS MB |")
+        w("|---|---:|---:|---:|")
+        w(f"| without fences | {wo['wall_s']} | {wo['cpu_ns_per_line']} | {wo['peak_rss_mb']} |")
+        w(f"| with 20,000 fences | {wi['wall_s']} | {wi['cpu_ns_per_line']} | {wi['peak_rss_mb']} |")
+        w("")
+        w(f"With / without: wall {enrich['ratio_wall']} (paired runs {enrich['ratio_wall_paired']}), CPU "
+          f"{enrich['ratio_cpu']}; goal at most {GEOFENCE_ENRICH_GOAL} (80 % of the speed): {met}.")
+        w("")
 
 
 def render_h3api(w, by_name, h3api):

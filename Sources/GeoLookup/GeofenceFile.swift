@@ -1,8 +1,3 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials  // not Foundation: its link brings 34 MB of ICU data (README, Binary size)
-#else
-import Foundation
-#endif
 import GeoBridge
 
 /// Reads a fence file (contract rule 11): a GeoJSON FeatureCollection, or one GeoJSON Feature a
@@ -38,44 +33,42 @@ enum GeofenceFile {
     }
 
     private static func rawFeatures(_ bytes: [UInt8], path: String) throws(GeofenceFileError) -> [Located] {
-        let decoder = JSONDecoder()
-        let data = Data(bytes)
-        let whole: Result<TopLevel, Error> = Result { try decoder.decode(TopLevel.self, from: data) }
+        let whole: Result<FenceJSONValue, FenceJSON.Failure>
+        do { whole = .success(try FenceJSON.parse(bytes)) } catch { whole = .failure(error) }
         switch whole {
         case .success(let top):
-            switch top.type {
+            guard case .object = top else {
+                throw GeofenceFileError(path: path, feature: nil, reason: "not a GeoJSON FeatureCollection or Feature (not a JSON object)")
+            }
+            switch top["type"]?.string {
             case "FeatureCollection":
-                guard let features = top.features else {
+                guard let features = top["features"].flatMap(arrayElements) else {
                     throw GeofenceFileError(path: path, feature: nil, reason: "a FeatureCollection without a \"features\" array")
                 }
-                return features.map { Located(feature: $0, line: nil) }
+                return features.map { Located(feature: RawFeature($0), line: nil) }
             case "Feature":
-                return [Located(feature: try single(data, decoder: decoder, path: path, line: 1), line: nil)]
+                return [Located(feature: RawFeature(top), line: nil)]
             default:
                 throw GeofenceFileError(path: path, feature: nil, reason:
-                    "not a GeoJSON FeatureCollection or Feature (its \"type\" is \(top.type.map { quoted($0) } ?? "missing"))")
+                    "not a GeoJSON FeatureCollection or Feature (its \"type\" is \(top["type"]?.string.map { quoted($0) } ?? "missing"))")
             }
         case .failure(let error):
             // one Feature a line: the first line must be a JSON object by itself
             let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
             let firstLine = lines.firstIndex { !isBlank($0) }
-            guard let firstLine, lines.count > 1,
-                  (try? decoder.decode(TopLevel.self, from: Data(lines[firstLine]))) != nil else {
-                throw GeofenceFileError(path: path, feature: nil, reason: "not JSON: \(describe(error))")
+            guard let firstLine, lines.count > 1, case .object? = try? FenceJSON.parse(Array(lines[firstLine])) else {
+                throw GeofenceFileError(path: path, feature: nil, reason: "not JSON: \(error.message)")
             }
             var out: [Located] = []
             for (n, line) in lines.enumerated() where !isBlank(line) {
-                out.append(Located(feature: try single(Data(line), decoder: decoder, path: path, line: n + 1, index: out.count), line: n + 1))
+                do {
+                    out.append(Located(feature: RawFeature(try FenceJSON.parse(Array(line))), line: n + 1))
+                } catch {
+                    throw GeofenceFileError(path: path, feature: "feature \(out.count) (line \(n + 1))",
+                                            reason: "not JSON: \(error.message)")
+                }
             }
             return out
-        }
-    }
-
-    private static func single(_ data: Data, decoder: JSONDecoder, path: String, line: Int, index: Int = 0) throws(GeofenceFileError) -> RawFeature {
-        do {
-            return try decoder.decode(RawFeature.self, from: data)
-        } catch {
-            throw GeofenceFileError(path: path, feature: "feature \(index) (line \(line))", reason: "not JSON: \(describe(error))")
         }
     }
 
@@ -83,29 +76,18 @@ enum GeofenceFile {
         line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
     }
 
-    private static func describe(_ error: Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            if let underlying = context.underlyingError { return "\(underlying)" }
-            return context.debugDescription
-        }
-        return "\(error)"
-    }
-
-    /// The top level: its type, and a FeatureCollection's features.
-    private struct TopLevel: Decodable {
-        let type: String?
-        let features: [RawFeature]?
-        enum Key: String, CodingKey { case type, features }
-        init(from decoder: Decoder) throws {
-            let c = try decoder.container(keyedBy: Key.self)
-            type = try? c.decode(String.self, forKey: .type)
-            features = try c.decodeIfPresent([RawFeature].self, forKey: .features)
+    /// The elements of a JSON array (an empty one reads as an empty array of numbers).
+    static func arrayElements(_ value: FenceJSONValue) -> [FenceJSONValue]? {
+        switch value {
+        case .array(let a): a
+        case .numbers(let n): n.map { .number($0, integer: nil) }
+        default: nil
         }
     }
 
     /// A feature as read, every field kept whatever its type, so that the check below can name
-    /// the feature and say what is wrong (a decoding error would only give a coding path).
-    struct RawFeature: Decodable {
+    /// the feature and say what is wrong.
+    struct RawFeature {
         enum Identifier { case missing, text(String), integer(Int64), unusable }
         var type: String?
         var isObject = true
@@ -118,37 +100,66 @@ enum GeofenceFile {
         var polygons: [[[[Double]]]]?
         var point: [Double]?
 
-        enum Key: String, CodingKey { case type, id, properties, geometry, coordinates, radius_m }
-
-        init(from decoder: Decoder) throws {
-            guard let c = try? decoder.container(keyedBy: Key.self) else {
+        init(_ value: FenceJSONValue) {
+            guard case .object = value else {
                 isObject = false
                 return
             }
-            type = try? c.decode(String.self, forKey: .type)
-            id = Self.identifier(c, .id)
-            if let p = try? c.nestedContainer(keyedBy: Key.self, forKey: .properties) {
-                propertiesID = Self.identifier(p, .id)
-                radiusPresent = (try? p.decodeNil(forKey: .radius_m)) == false
-                radius = try? p.decode(Double.self, forKey: .radius_m)
+            type = value["type"]?.string
+            id = Self.identifier(value["id"])
+            if let p = value["properties"], case .object = p {
+                propertiesID = Self.identifier(p["id"])
+                if let r = p["radius_m"], !r.isNull {
+                    radiusPresent = true
+                    if case .number(let v, _) = r { radius = v }
+                }
             }
-            if let g = try? c.nestedContainer(keyedBy: Key.self, forKey: .geometry) {
+            if let g = value["geometry"], case .object = g {
                 geometryPresent = true
-                geometryType = try? g.decode(String.self, forKey: .type)
+                geometryType = g["type"]?.string
+                let coordinates = g["coordinates"]
                 switch geometryType {
-                case "Polygon": polygons = (try? g.decode([[[Double]]].self, forKey: .coordinates)).map { [$0] }
-                case "MultiPolygon": polygons = try? g.decode([[[[Double]]]].self, forKey: .coordinates)
-                case "Point": point = try? g.decode([Double].self, forKey: .coordinates)
+                case "Polygon": polygons = coordinates.flatMap(Self.rings).map { [$0] }
+                case "MultiPolygon":
+                    polygons = coordinates.flatMap(arrayElements).flatMap { polygons in
+                        var out: [[[[Double]]]] = []
+                        for polygon in polygons {
+                            guard let rings = Self.rings(polygon) else { return nil }
+                            out.append(rings)
+                        }
+                        return out
+                    }
+                case "Point": if case .numbers(let n)? = coordinates { point = n }
                 default: break
                 }
             }
         }
 
-        private static func identifier(_ c: KeyedDecodingContainer<Key>, _ key: Key) -> Identifier {
-            guard c.contains(key), (try? c.decodeNil(forKey: key)) == false else { return .missing }
-            if let s = try? c.decode(String.self, forKey: key) { return .text(s) }
-            if let i = try? c.decode(Int64.self, forKey: key) { return .integer(i) }
-            return .unusable
+        /// A polygon's rings of positions, or `nil` when the value is not arrays of arrays of numbers.
+        private static func rings(_ value: FenceJSONValue) -> [[[Double]]]? {
+            guard let rings = arrayElements(value) else { return nil }
+            var out: [[[Double]]] = []
+            out.reserveCapacity(rings.count)
+            for ring in rings {
+                guard let positions = arrayElements(ring) else { return nil }
+                var points: [[Double]] = []
+                points.reserveCapacity(positions.count)
+                for position in positions {
+                    guard case .numbers(let n) = position else { return nil }
+                    points.append(n)
+                }
+                out.append(points)
+            }
+            return out
+        }
+
+        private static func identifier(_ value: FenceJSONValue?) -> Identifier {
+            switch value {
+            case nil, .null?: .missing
+            case .string(let s)?: .text(s)
+            case .number(_, let integer?)?: .integer(integer)
+            default: .unusable
+            }
         }
     }
 

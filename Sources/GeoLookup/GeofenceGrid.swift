@@ -18,12 +18,12 @@ import GeoMath
 /// cell found always holds the point, even on a grid line; an inside mark answers at once and an
 /// edge mark leaves the point to the exact test (``GeofenceLocator``).
 ///
-/// One level serves most fences: the one at which the median fence spans 8 cells. A fence that
-/// would span more than 32 cells there takes the finest level at which it spans 32 or fewer, so a
-/// few coarser levels serve the large ones. A point costs one table probe per level in use (a
-/// cache miss each, in a table of megabytes), so few levels matter more than few marks: with a
-/// level per fence size (8 cells across each), 20,000 city fences used 7 levels and a point cost
-/// about 2 µs, most of it in the probes' misses.
+/// One level serves most fences: the one at which the median fence spans ``medianAcross`` cells.
+/// A fence that would span more than ``mostAcross`` cells there takes the finest level at which
+/// it spans that many or fewer, so a few coarser levels serve the large ones. A point costs one
+/// table probe per level in use (a cache miss each, in a table of megabytes), so few levels
+/// matter more than few marks: with a level per fence size (8 cells across each), 20,000 city
+/// fences used 7 levels and a point cost about 2 µs, most of it in the probes' misses.
 ///
 /// Why not H3 (issue 20's polygonToCells, item 5): rule 11 puts polygon membership in the plane
 /// of longitude and latitude (GEOS `covers`), where a power-of-two grid's cells are exact closed
@@ -36,7 +36,15 @@ import GeoMath
 /// ``LocalDistance``'s error bound added.
 final class GeofenceGrid: Sendable {
     /// Cells the median fence spans each way, and the most any fence may span on its level.
-    static let medianAcross = 8.0, mostAcross = 16.0
+    ///
+    /// Measured on 20,000 city fences from 30 m to 1 km across (`make bench`, "geofence
+    /// membership"; a loaded machine, medians): at 8 and 16, three levels, 2.3 million marks
+    /// (75 % inside) and a point about 680-970 ns; at 4 and 64 one level, 1.2 million marks,
+    /// about 580-640 ns; at 2 and 64 one level, 370,000 marks (a third inside, so more exact
+    /// tests), about 600-870 ns, and 100,000 fences load in 2.9 s with a 360 MB peak against
+    /// 4.1 s and 580 MB. A point's cost is mostly two cache misses (its cell's slot and its
+    /// marks), so fewer marks pay twice.
+    static let medianAcross = 2.0, mostAcross = 64.0
     /// The coarsest and finest levels (a cell of 256° and of 2^-20° ≈ 11 cm).
     static let coarsest = -8, finest = 20
     /// Degrees by which marking keeps away from a fence's edges (≈ 0.1 mm).
@@ -133,13 +141,17 @@ final class GeofenceGrid: Sendable {
     // MARK: building
 
     /// Marks every fence's cells.
+    ///
+    /// The marks are gathered per fence in fence order (a cell key and a mark each), then
+    /// counted per cell in the table, placed by the counts' running sums and scattered in the
+    /// same order, so each cell's marks come out in ascending fence order without a sort (the
+    /// sort of (key, mark) pairs was a quarter of the build of 100,000 fences).
     init(fences: [Geofence], shapes: FenceShapes) {
         let boxes = fences.map(Self.box(of:))
         let spans = boxes.map { max($0.east - $0.west, $0.north - $0.south) }.sorted()
         let common = spans.isEmpty ? Self.finest : Self.level(span: spans[spans.count / 2], across: Self.medianAcross)
-        // (key, mark) pairs, sorted by key below: one array, no dictionary of arrays (which cost
-        // an allocation a cell and most of the build time)
-        var pairs: [(key: UInt64, mark: UInt32)] = []
+        var keys: [UInt64] = []
+        var marked: [UInt32] = []
         var levelSet = Set<Int>()
         var seen = Set<UInt64>()
         for (n, fence) in fences.enumerated() {
@@ -148,34 +160,50 @@ final class GeofenceGrid: Sendable {
             let k = min(common, Self.level(span: max(box.east - box.west, box.north - box.south), across: Self.mostAcross))
             switch fence.shape {
             case .polygons(let polygons):
-                Self.markPolygon(polygons, shapes.entries[n], shapes, box: box, level: k) { key, inside in pairs.append((key, number << 1 | (inside ? 1 : 0))) }
+                Self.markPolygon(polygons, shapes.entries[n], shapes, box: box, level: k) { key, inside in
+                    keys.append(key)
+                    marked.append(number << 1 | (inside ? 1 : 0))
+                }
             case .circle(let center, let radius):
                 seen.removeAll(keepingCapacity: true)
-                Self.markCircle(center: center, radius: radius, box: box, level: k) { key, inside in
-                    if seen.insert(key).inserted { pairs.append((key, number << 1 | (inside ? 1 : 0))) }
+                Self.markCircle(center: center, radius: radius, box: box, level: k) { key, inside, mayRepeat in
+                    if mayRepeat && !seen.insert(key).inserted { return }
+                    keys.append(key)
+                    marked.append(number << 1 | (inside ? 1 : 0))
                 }
             }
             levelSet.insert(k)
         }
-        pairs.sort { $0.key < $1.key || ($0.key == $1.key && $0.mark < $1.mark) }
         levels = levelSet.sorted()
-        var distinct = 0
-        for i in pairs.indices where i == 0 || pairs[i].key != pairs[i - 1].key { distinct += 1 }
+        // the table: every key's slot, with the count of its marks
         var size = 64
-        while size < distinct * 2 { size *= 2 }
-        var slots = [Slot](repeating: Slot(), count: size)
+        while size < keys.count { size *= 2 }  // at most half full even if every key differed
+        var table = [Slot](repeating: Slot(), count: size)
         let shift = UInt64(64 - size.trailingZeroBitCount)
-        var i = 0
-        while i < pairs.count {
-            var j = i + 1
-            while j < pairs.count && pairs[j].key == pairs[i].key { j += 1 }
-            var at = Int(truncatingIfNeeded: (pairs[i].key &* 0x9E37_79B9_7F4A_7C15) >> shift)
-            while slots[at].key != 0 { at = (at + 1) & (size - 1) }
-            slots[at] = Slot(key: pairs[i].key, start: UInt32(i), count: UInt32(j - i))
-            i = j
+        var slotOfMark = [UInt32](repeating: 0, count: keys.count)
+        table.withUnsafeMutableBufferPointer { table in
+            for (m, key) in keys.enumerated() {
+                var at = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
+                while table[at].key != 0 && table[at].key != key { at = (at + 1) & (size - 1) }
+                table[at].key = key
+                table[at].count += 1
+                slotOfMark[m] = UInt32(at)
+            }
+            var next: UInt32 = 0
+            for i in 0..<size where table[i].key != 0 {
+                table[i].start = next
+                next += table[i].count
+            }
         }
-        self.slots = slots
-        self.marks = pairs.map(\.mark)
+        var filled = [UInt32](repeating: 0, count: size)
+        var ordered = [UInt32](repeating: 0, count: marked.count)
+        for (m, mark) in marked.enumerated() {
+            let at = Int(slotOfMark[m])
+            ordered[Int(table[at].start + filled[at])] = mark
+            filled[at] += 1
+        }
+        self.slots = table
+        self.marks = ordered
         self.shift = shift
     }
 
@@ -239,9 +267,13 @@ final class GeofenceGrid: Sendable {
     /// is surely within the radius, outside when its nearest surely beyond, else an edge cell;
     /// where ``LocalDistance`` does not hold (beyond ±84° or 15 km) every cell is an edge cell.
     /// Columns past ±180° wrap, and the column at exactly 180° is marked with the one at −180°;
-    /// a cell can be marked twice (the caller keeps the first).
+    /// where that can happen a cell can be marked twice, and `mark` is told so (its third
+    /// argument; the caller keeps the first).
+    ///
+    /// A cell's half diagonal in metres depends only on its row (the local plane's distances
+    /// do not change along a parallel), so it is computed once a row.
     private static func markCircle(center: GeoPoint, radius: Double, box: (west: Double, east: Double, south: Double, north: Double),
-                                   level k: Int, _ mark: (UInt64, Bool) -> Void) {
+                                   level k: Int, _ mark: (UInt64, Bool, Bool) -> Void) {
         var (west, east) = (box.west, box.east)
         let (south, north) = (box.south, box.north)
         let polar = max(abs(south), abs(north))
@@ -257,20 +289,27 @@ final class GeofenceGrid: Sendable {
         let x0 = cellIndex(west, k), x1 = cellIndex(east, k)
         let y0 = cellIndex(max(-90, south), k), y1 = cellIndex(min(90, north), k)
         let local = LocalDistance.Point(latitude: center.latitude, longitude: center.longitude)
+        // a box past ±180° or a full turn of columns can meet a wrapped column twice
+        let mayRepeat = k < -3 || west < -180 || east > 180 || x1 - x0 + 1 >= fullTurn
         for y in y0...y1 {
+            let lat0 = Double(y) * size
+            let midLat = lat0 + size / 2
+            var half = 0.0
+            if exact {
+                // the farthest corner from the centre of a cell of this row (the four are at two
+                // latitudes: the one nearer the equator is the farther in longitude)
+                let lng0 = 0.0, midLng = size / 2
+                half = max(LocalDistance.metres(lat1: midLat, lng1: midLng, lat2: lat0, lng2: lng0),
+                           LocalDistance.metres(lat1: midLat, lng1: midLng, lat2: lat0 + size, lng2: lng0))
+                half = max(half, max(LocalDistance.metres(lat1: midLat, lng1: midLng, lat2: lat0, lng2: lng0 + size),
+                                     LocalDistance.metres(lat1: midLat, lng1: midLng, lat2: lat0 + size, lng2: lng0 + size)))
+                half = half * 1.02 + LocalDistance.errorBound(distance: half, absTan: local.absTanLatitude) + 1e-6
+            }
             for x in x0...x1 {
                 var inside = false
                 if exact {
-                    let lat0 = Double(y) * size, lng0 = Double(x) * size
-                    let midLat = lat0 + size / 2, midLng = lng0 + size / 2
+                    let midLng = Double(x) * size + size / 2
                     let d = LocalDistance.metres(from: local, lat2: midLat, lng2: midLng)
-                    // the farthest corner (the four are at two latitudes: the one nearer the
-                    // equator is the farther in longitude)
-                    var half = max(LocalDistance.metres(lat1: midLat, lng1: midLng, lat2: lat0, lng2: lng0),
-                                   LocalDistance.metres(lat1: midLat, lng1: midLng, lat2: lat0 + size, lng2: lng0))
-                    half = max(half, max(LocalDistance.metres(lat1: midLat, lng1: midLng, lat2: lat0, lng2: lng0 + size),
-                                         LocalDistance.metres(lat1: midLat, lng1: midLng, lat2: lat0 + size, lng2: lng0 + size)))
-                    half = half * 1.02 + LocalDistance.errorBound(distance: half, absTan: local.absTanLatitude) + 1e-6
                     let bound = LocalDistance.errorBound(distance: d, absTan: local.absTanLatitude)
                     if d - bound - half > radius { continue }          // wholly outside
                     inside = d + bound + half < radius
@@ -278,16 +317,16 @@ final class GeofenceGrid: Sendable {
                 // wrap the column into −180…180; the columns starting at −180° and at 180° hold
                 // the same places (a point at 180° finds the second), so each is marked with both
                 var wx = x
-                let half = fullTurn / 2
+                let halfTurn = fullTurn / 2
                 if k >= -3 {
-                    while wx > half { wx -= fullTurn }
-                    while wx < -half { wx += fullTurn }
+                    while wx > halfTurn { wx -= fullTurn }
+                    while wx < -halfTurn { wx += fullTurn }
                 }
-                if k >= -3 && (wx == half || wx == -half) {
-                    mark(key(level: k, x: -half, y: y), inside)
-                    mark(key(level: k, x: half, y: y), inside)
+                if k >= -3 && (wx == halfTurn || wx == -halfTurn) {
+                    mark(key(level: k, x: -halfTurn, y: y), inside, true)
+                    mark(key(level: k, x: halfTurn, y: y), inside, true)
                 } else {
-                    mark(key(level: k, x: wx, y: y), inside)
+                    mark(key(level: k, x: wx, y: y), inside, mayRepeat)
                 }
             }
         }

@@ -97,6 +97,8 @@ public final class GeofenceLocator {
     private let context: GEOSContext
     private var prepared: [Int: PreparedGeometry] = [:]
     private var found: [Int] = []
+    /// The lists this thread has turned into handles (``GeofenceListCache``).
+    private var lists = GeofenceListCache()
 
     init(set: GeofenceSet) throws(GEOSError) {
         self.set = set
@@ -129,7 +131,7 @@ public final class GeofenceLocator {
     /// - Complexity: ``fences(containing:)``'s, and for a point in two or more fences a lookup
     ///   of the list in the table.
     public func list(containing point: GeoPoint) -> GeofenceList {
-        set.lists.list(of: fences(containing: point))
+        set.lists.list(of: fences(containing: point), cache: &lists)
     }
 
     /// The ids of the fences holding `point`, in ascending order.

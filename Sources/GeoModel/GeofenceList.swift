@@ -9,7 +9,8 @@
 public struct GeofenceList: Hashable, Sendable {
     /// 0: no fence. `1 + n`: fence number `n` alone. ``internedBit`` `| k`: the table's `k`-th
     /// list of two or more. Never `UInt32.max`, which ``Enrichment`` keeps for "no list".
-    @usableFromInline let rawValue: UInt32
+    /// Meaningful only with the table that made it.
+    public let rawValue: UInt32
 
     @usableFromInline static let internedBit: UInt32 = 1 << 31
     /// The largest fence number a handle can hold alone (and the most interned lists, less one).

@@ -53,6 +53,24 @@ public final class GeofenceListTable: Sendable {
         }
     }
 
+    /// The handle of a list of fence numbers, through a thread's `cache` of the lists it has
+    /// met: a list in the cache costs its hash and a comparison, no lock.
+    ///
+    /// - Parameters:
+    ///   - fences: fence numbers in ascending order, none twice.
+    ///   - cache: the calling thread's cache (one per thread; it must be used with one table).
+    public func list(of fences: [Int], cache: inout GeofenceListCache) -> GeofenceList {
+        switch fences.count {
+        case 0: return .empty
+        case 1: return .single(fences[0])
+        default:
+            if let known = cache.handle(of: fences) { return known }
+            let list = intern(fences.map { UInt32(truncatingIfNeeded: $0) })
+            cache.remember(fences, list)
+            return list
+        }
+    }
+
     private func intern(_ numbers: [UInt32]) -> GeofenceList {
         let handle: UInt32 = interned.withLock { table in
             if let known = table.handles[numbers] { return known }
@@ -96,4 +114,59 @@ public final class GeofenceListTable: Sendable {
 
     /// Distinct lists of two or more interned so far.
     public var internedLists: Int { interned.withLock { $0.numbers.count } }
+}
+
+/// One thread's memory of the fence lists it has turned into handles
+/// (``GeofenceListTable/list(of:cache:)``): a direct-mapped table of ``slots`` lists, each
+/// found by a hash of its numbers and confirmed by comparing them, so that a list met again
+/// costs no lock. A list that collides with another only costs the table's lock again.
+///
+/// Memory: 16 bytes a slot and 4 a remembered fence number; the numbers are dropped and the
+/// slots emptied when they pass ``poolLimit``.
+public struct GeofenceListCache {
+    private struct Slot {
+        var hash: UInt64 = 0
+        var start: UInt32 = 0
+        var count: UInt16 = 0
+        var handle = GeofenceList.empty
+    }
+
+    static let slots = 1 << 12
+    static let poolLimit = 1 << 18
+    private var table = [Slot](repeating: Slot(), count: GeofenceListCache.slots)
+    private var pool: [UInt32] = []
+
+    public init() {}
+
+    @inline(__always)
+    private static func hash(_ fences: [Int]) -> UInt64 {
+        var h: UInt64 = 0x243F_6A88_85A3_08D3
+        for n in fences { h = (h ^ UInt64(truncatingIfNeeded: n)) &* 0x9E37_79B9_7F4A_7C15 }
+        return h ^ (h >> 29)
+    }
+
+    /// The handle of `fences`, if remembered.
+    @inline(__always)
+    func handle(of fences: [Int]) -> GeofenceList? {
+        let h = Self.hash(fences)
+        let slot = table[Int(truncatingIfNeeded: h) & (Self.slots - 1)]
+        guard slot.hash == h, Int(slot.count) == fences.count, slot.count > 0 else { return nil }
+        return pool.withUnsafeBufferPointer { pool in
+            for (i, n) in fences.enumerated() where pool[Int(slot.start) + i] != UInt32(truncatingIfNeeded: n) { return nil }
+            return slot.handle
+        }
+    }
+
+    /// Remembers `fences`' handle, in place of whatever list shared its slot.
+    mutating func remember(_ fences: [Int], _ list: GeofenceList) {
+        guard fences.count <= Int(UInt16.max) else { return }
+        if pool.count + fences.count > Self.poolLimit {
+            pool.removeAll(keepingCapacity: true)
+            for i in table.indices { table[i] = Slot() }
+        }
+        let h = Self.hash(fences)
+        table[Int(truncatingIfNeeded: h) & (Self.slots - 1)] =
+            Slot(hash: h, start: UInt32(pool.count), count: UInt16(fences.count), handle: list)
+        for n in fences { pool.append(UInt32(truncatingIfNeeded: n)) }
+    }
 }

@@ -32,3 +32,72 @@ extension JSONNumber: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral {
     /// A float, as JSON's fraction or exponent syntax gives it.
     public init(floatLiteral value: Double) { self = .double(value) }
 }
+
+// The decimal reader shared by the record codec's numbers and the fence files' positions
+// (GeoLookup's FenceJSON): one exact conversion for both.
+extension JSONNumber {
+    /// Exact powers of ten up to 10^22, the largest that a double holds exactly.
+    static let exactPowersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
+    /// The correctly rounded double of a checked, finite number's text (JSON number syntax).
+    ///
+    /// Clinger's fast path covers the usual coordinates (up to 19 significant digits, a
+    /// mantissa up to 2^53 and |exponent| <= 22: one exact operation); anything else goes to
+    /// the standard library's parser, which is correctly rounded too.
+    package static func readDouble(_ p: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Double {
+        var i = start
+        let negative = p[i] == UInt8(ascii: "-")
+        if negative { i += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var exponent = 0
+        var fast = true
+        while i < end, p[i] &- 48 < 10 {
+            if mantissa != 0 || p[i] != UInt8(ascii: "0") {
+                digits += 1
+                if digits > 19 { fast = false; break }
+                mantissa = mantissa * 10 + UInt64(p[i] &- 48)
+            }
+            i += 1
+        }
+        if fast, i < end, p[i] == UInt8(ascii: ".") {
+            i += 1
+            while i < end, p[i] &- 48 < 10 {
+                if mantissa != 0 || p[i] != UInt8(ascii: "0") {
+                    digits += 1
+                    if digits > 19 { fast = false; break }
+                    mantissa = mantissa * 10 + UInt64(p[i] &- 48)
+                }
+                exponent -= 1
+                i += 1
+            }
+        }
+        if fast, i < end {  // 'e' or 'E'
+            i += 1
+            var exponentNegative = false
+            if p[i] == UInt8(ascii: "+") || p[i] == UInt8(ascii: "-") {
+                exponentNegative = p[i] == UInt8(ascii: "-")
+                i += 1
+            }
+            var value = 0
+            while i < end {
+                value = min(value * 10 + Int(p[i] &- 48), 1_000_000)
+                i += 1
+            }
+            exponent += exponentNegative ? -value : value
+        }
+        if fast {
+            if mantissa == 0 { return negative ? -0.0 : 0.0 }
+            if mantissa <= UInt64(1) << 53 && exponent >= -22 && exponent <= 22 {
+                let m = Double(mantissa)
+                let v = exponent >= 0 ? m * exactPowersOfTen[exponent] : m / exactPowersOfTen[-exponent]
+                return negative ? -v : v
+            }
+        }
+        let text = String(decoding: UnsafeBufferPointer(start: p + start, count: end - start), as: UTF8.self)
+        return Double(text)!  // the grammar is a subset of what Double(_:) reads; finite was checked
+    }
+}
