@@ -46,7 +46,11 @@ what the server must receive. Checks, then prints `N passed, M failed` (exit 1 o
                 nothing; a location-update dead letter replayed with --geofence-webhook too
   refused       a healthy server answering 400 to one session's first transition: exit 3,
                 that session's transitions all in the dead-letter file (the first with HTTP 400,
-                the rest held back, only the first sent), every other session's delivered in order
+                the rest held back, only the first sent), every other session's delivered in order;
+                no session's request sent before the answer to its previous one (one in flight)
+
+The seed (printed; --seed replays it) fixes the fences, the stream, the refused session and each
+server's sequence of faults; which request meets which fault still depends on timing.
 
 usage: PYTHONPATH=scripts python3 scripts/ci/geofence_webhook_check.py --bin PATH/geo-enrich [--seed K] [--sessions N] [--stall S]
 """
@@ -404,6 +408,9 @@ def main():
         check("events", all(kinds.values()) and several >= min(20, a.sessions // 4),
               f"{len(stream_lines)} lines, {len(events)} transitions {kinds}, {len(sessions)} sessions "
               f"({several} with 3 or more)")
+        if not events:
+            print(f"geofence_webhook_check: no transitions, so nothing to deliver: the other runs would check nothing (seed {seed})")
+            sys.exit(1)
         check("faulty/run", run.rc == 0 or (run.rc == 3 and os.path.exists(run.files["dead"])),
               f"exit {run.rc} after {run.elapsed:.1f} s")
         bad = request_problems(server)
@@ -485,13 +492,14 @@ def main():
         bodies = [r.body for r in server.requests]
         problems = order_problems(letters, bodies, {})
         exact = sorted(bodies) == sorted(events)
+        said = " ".join(l for l in p.stderr.decode(errors="replace").split("\n") if l.strip() and set(l) != {"-"})
         check("replay", p.returncode == 0 and not os.path.exists(again) and bodies and exact and not problems
               and not request_problems(server) and KEY.encode() not in p.stdout + p.stderr,
-              f"exit {p.returncode} after {elapsed:.1f} s; {len(bodies)} POSTs for {len(run.letters)} dead letters, "
+              f"exit {p.returncode} after {elapsed:.1f} s" + (f" saying {said[:200]!r}" if p.returncode else "")
+              + f"; {len(bodies)} POSTs for {len(run.letters)} dead letters, "
               f"{'each transition once, byte for byte' if exact else 'NOT each transition once byte for byte'}"
               + (f"; {problems[0]}" if problems else "") + (f"; {request_problems(server)}" if request_problems(server) else "")
-              + ("; still undelivered: " + again if os.path.exists(again) else "")
-              + (f"; its standard error: {p.stderr.decode(errors='replace').strip()[-300:]!r}" if p.returncode else ""))
+              + ("; still undelivered: " + again if os.path.exists(again) else ""))
 
         # 6. a replay of the wrong kind is refused before anything is sent
         server = FaultyServer(seed, KEY, backlog=BACKLOG, mode="healthy", methods=("PUT", "POST")).start()
@@ -505,8 +513,8 @@ def main():
                              "--geofence-dead-letter", os.path.join(tmp, "kind2.dead")], capture_output=True, env=env, cwd=tmp)
         server.stop()
         check("replay-kind", p1.returncode == 1 and p2.returncode == 1 and not server.requests,
-              f"geofence letters with --push-url: exit {p1.returncode} ({p1.stderr.decode().strip()[-120:]!r}); "
-              f"a location letter with --geofence-webhook: exit {p2.returncode} ({p2.stderr.decode().strip()[-120:]!r}); "
+              f"geofence letters with --push-url: exit {p1.returncode} ({p1.stderr.decode().strip()[:160]!r}); "
+              f"a location letter with --geofence-webhook: exit {p2.returncode} ({p2.stderr.decode().strip()[:160]!r}); "
               f"{len(server.requests)} requests sent")
 
         # 7. one session's first transition refused (400): that session given up, no other
@@ -532,6 +540,17 @@ def main():
               + ("" if right else f" (NOT exactly them, first 400 then held back: {[(d.get('reason'), d.get('attempts')) for d in mine[:3]]})")
               + f"; {len(own)} of its transitions sent")
         delivery_checks("refused", run, server)
+        # every answer prompt here: a session's request comes only after the answer to its previous one
+        overlaps, last = [], {}
+        for r in sorted(server.requests, key=lambda r: r.time):
+            sid = session_of(r.body)
+            if sid in last and (last[sid].answered is None or r.time < last[sid].answered):
+                overlaps.append(sid)
+            last[sid] = r
+        check("refused/one-in-flight", server.requests and not overlaps,
+              f"{len(server.requests)} requests of {len(last)} sessions, none before the answer to its session's previous one"
+              if not overlaps else f"{len(overlaps)} requests sent while their session's previous one was unanswered, "
+                                   f"first of session {overlaps[0]!r}")
 
     failed = results.count(False)
     print(f"geofence_webhook_check: {len(results) - failed} passed, {failed} failed in {time.time() - started:.1f} s (seed {seed})")
