@@ -7,9 +7,9 @@
 # PyPI timezonefinder on 270,000, 150 lookups over randomly damaged data files (refused or
 # answered, never a crash), `enrich` against the peer on a fresh 100,000-line stream with every
 # kind of broken line (byte-identical), several workers against one on a 200,000-line stream of
-# tens of thousands of sessions in every format, the push end to end against a failing server,
-# the hot operations' allocation counts (benchmarks/Thresholds), and Spark local[2] against one
-# process (integrations/spark).
+# tens of thousands of sessions in every format, the push and the geofence webhook end to end
+# against failing servers, the hot operations' allocation counts (benchmarks/Thresholds), and
+# Spark local[2] against one process (integrations/spark).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # the checks import the shared helpers (scripts/geoenrich_tools) and the Spark driver
@@ -104,6 +104,12 @@ python3 scripts/ci/workers_check.py --bin "$bin" --gen "$gen" --lines 200000
 
 # the push end to end: enrich --push-url against a local server that fails one request in four
 python3 scripts/ci/push_check.py --bin "$bin" --gen "$gen" --lines 20000
+
+# the geofence webhook end to end (enrich --geofence-webhook, push --replay --geofence-webhook):
+# fresh fences and 300 sessions walking through them, against servers that fail one request in
+# four, stall (a queue of 8 holds the stream back), are down (dead letters, held back, replayed),
+# outlast the drain or refuse one session: every transition once or more, in order, byte for byte
+python3 scripts/ci/geofence_webhook_check.py --bin "$bin"
 
 # the allocation gate: a hot operation that allocates more than its threshold fails the run
 GEN_STREAM="$gen" bash scripts/ci/alloc_gate.sh check

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """End-to-end check of `geo-enrich enrich --push-url` against a faulty HTTP server.
 
-A threaded HTTP/1.1 server on loopback (Python's http.server, keep-alive) records every PUT and
-fails one request in four: 500, 429 with `Retry-After: 1`, a dropped connection, or an answer
-slower than the client's timeout. geo-enrich enriches a generated stream (gen_stream.py) and
+A threaded HTTP/1.1 server on loopback (geoenrich_tools/faulty_http.py: Python's http.server,
+keep-alive) records every PUT and fails one request in four: 500, 429 with `Retry-After: 1`, a
+dropped connection, or an answer slower than the client's timeout. geo-enrich enriches a generated stream (gen_stream.py) and
 pushes each accepted fix. Checks, then prints `N passed, M failed` (exit 1 on a failure):
   run       exit status 0, or 3 with a dead-letter file
   stats     the statistics hold fixes_accepted and the push figures (pushed, coalesced,
@@ -28,78 +28,17 @@ usage: PYTHONPATH=scripts python3 scripts/ci/push_check.py --bin PATH/geo-enrich
 import argparse
 import json
 import os
-import random
-import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
+from geoenrich_tools.faulty_http import FaultyServer
 from geoenrich_tools.paths import GEN_STREAM
 
 KEY = "push-check-" + os.urandom(6).hex()
 PUSH_STATS = ("fixes_accepted", "pushed", "coalesced", "push_failed", "push_retries")
-
-
-class Server(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def __init__(self, seed):
-        super().__init__(("127.0.0.1", 0), Handler)
-        self.lock = threading.Lock()
-        self.requests = []  # (path, method, key, content type, body bytes, status or None)
-        self.rng = random.Random(seed)
-
-
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *args):
-        pass
-
-    def do_PUT(self):
-        n = int(self.headers.get("Content-Length", "0"))
-        body = self.rfile.read(n)
-        s = self.server
-        if getattr(s, "mode", "faulty") != "faulty":
-            with s.lock:
-                index = len(s.requests)
-                s.requests.append([self.path, "PUT", self.headers.get("X-API-Key"), self.headers.get("Content-Type"), body, None])
-            return self.answer(index, 503 if s.mode == "down" else 200)
-        with s.lock:
-            fault = s.rng.randrange(16)
-            index = len(s.requests)
-            s.requests.append([self.path, "PUT", self.headers.get("X-API-Key"), self.headers.get("Content-Type"), body, None])
-        if self.headers.get("X-API-Key") != KEY:
-            return self.answer(index, 401)
-        if fault == 0:
-            return self.answer(index, 500)
-        if fault == 1:
-            return self.answer(index, 429, {"Retry-After": "1"})
-        if fault == 2:
-            self.close_connection = True
-            self.connection.shutdown(socket.SHUT_RDWR)
-            return
-        if fault == 3:
-            time.sleep(1.5)  # beyond the client's --push-timeout 1
-            try:
-                self.answer(index, 200)
-            except OSError:
-                pass
-            return
-        self.answer(index, 200)
-
-    def answer(self, index, status, headers=None):
-        with self.server.lock:
-            self.server.requests[index][5] = status
-        self.send_response(status)
-        for k, v in (headers or {}).items():
-            self.send_header(k, v)
-        self.send_header("Content-Length", "0")
-        self.end_headers()
 
 
 def main():
@@ -111,8 +50,7 @@ def main():
     a = ap.parse_args()
     seed = a.seed if a.seed is not None else int.from_bytes(os.urandom(4), "little")
     print(f"push_check: seed {seed}, {a.lines} lines")
-    server = Server(seed)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    server = FaultyServer(seed, KEY).start()
     port = server.server_address[1]
     results = []
 
@@ -132,7 +70,7 @@ def main():
             rc = subprocess.run([a.bin, "enrich", stream, "--stats", stats, "--push-url", f"http://127.0.0.1:{port}",
                                  "--push-timeout", "1", "--push-dead-letter", dead], stdout=fo, stderr=fe, env=env).returncode
         elapsed = time.time() - start
-        server.shutdown()
+        server.stop()
         check("run", rc == 0 or (rc == 3 and os.path.exists(dead)), f"exit {rc} after {elapsed:.1f} s")
         try:
             st = json.load(open(stats))
@@ -147,11 +85,11 @@ def main():
         letters = [json.loads(l) for l in open(dead)] if os.path.exists(dead) else []
         texts = [open(p, "rb").read() for p in (out, err, stats) + ((dead,) if letters else ())]
         reqs = server.requests
-        good = all(r[1] == "PUT" and r[2] == KEY and r[3] == "application/json" for r in reqs)
+        good = all(r.method == "PUT" and r.key == KEY and r.content_type == "application/json" for r in reqs)
         check("key", good and not any(KEY.encode() in t for t in texts),
               f"{len(reqs)} requests with the key, header and method; the key in no output")
         # an empty run proves nothing: the server must have been asked, for fixes in the output
-        delivered_any = any(r[5] is not None and 200 <= r[5] < 300 for r in reqs)
+        delivered_any = any(r.status is not None and 200 <= r.status < 300 for r in reqs)
         check("received", len(reqs) > 0 and delivered_any and st["fixes_accepted"] > 0,
               f"{len(reqs)} requests received, {'some' if delivered_any else 'none'} answered 2xx, "
               f"fixes_accepted {st['fixes_accepted']}")
@@ -164,12 +102,12 @@ def main():
                 accepted.setdefault(rec["session_id"], []).append(
                     (rec["latitude"], rec["longitude"], rec.get("accuracy")))
         arrived, delivered = {}, {}
-        for path, _, _, _, body, status in reqs:
-            sid = urllib.parse.unquote(path[len("/v2/tracking-session/"):-len("/location")])
-            b = json.loads(body)
+        for r in reqs:
+            sid = urllib.parse.unquote(r.path[len("/v2/tracking-session/"):-len("/location")])
+            b = json.loads(r.body)
             loc = (b["latitude"], b["longitude"], b.get("accuracy"))
             arrived.setdefault(sid, []).append(loc)
-            if status is not None and 200 <= status < 300:
+            if r.status is not None and 200 <= r.status < 300:
                 delivered[sid] = loc
         dead_last = {}
         for d in letters:
@@ -192,28 +130,24 @@ def main():
         check("counts", recon, f"accepted {st['fixes_accepted']} = pushed {st['pushed']} + coalesced {st['coalesced']} "
               f"+ failed {st['push_failed']}; retries {st['push_retries']}; dead letters {len(letters)}")
         # dead letters and their replay
-        down = Server(seed)
-        down.mode = "down"
-        threading.Thread(target=down.serve_forever, daemon=True).start()
+        down = FaultyServer(seed, KEY, mode="down").start()
         dead2 = os.path.join(tmp, "dead2.ndjson")
         with open(os.path.join(tmp, "out2"), "wb") as fo, open(os.path.join(tmp, "err2"), "wb") as fe:
             rc2 = subprocess.run([a.bin, "enrich", stream, "--quiet", "--push-url", f"http://127.0.0.1:{down.server_address[1]}",
                                   "--push-retry-time", "1", "--push-drain-timeout", "5", "--push-dead-letter", dead2],
                                  stdout=fo, stderr=fe, env=env).returncode
-        down.shutdown()
+        down.stop()
         letters2 = [json.loads(l) for l in open(dead2)] if os.path.exists(dead2) else []
         last_fix = {s: f[-1] for s, f in accepted.items()}
         in_file = {d["session_id"]: json.loads(d["body"]) for d in letters2 if d.get("reason")}
         complete = all(s in in_file and (in_file[s]["latitude"], in_file[s]["longitude"], in_file[s].get("accuracy")) == loc
                        for s, loc in last_fix.items())
-        healthy = Server(seed)
-        healthy.mode = "healthy"
-        threading.Thread(target=healthy.serve_forever, daemon=True).start()
+        healthy = FaultyServer(seed, KEY, mode="healthy").start()
         rc3 = subprocess.run([a.bin, "push", "--replay", dead2, "--push-url", f"http://127.0.0.1:{healthy.server_address[1]}",
                               "--push-dead-letter", os.path.join(tmp, "dead3.ndjson")],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env).returncode
-        healthy.shutdown()
-        got = {urllib.parse.unquote(r[0][len("/v2/tracking-session/"):-len("/location")]): r[4] for r in healthy.requests}
+        healthy.stop()
+        got = {urllib.parse.unquote(r.path[len("/v2/tracking-session/"):-len("/location")]): r.body for r in healthy.requests}
         last_letter = {d["session_id"]: d["body"].encode() for d in letters2}  # a session's newest line
         replayed = all(got.get(sid) == b for sid, b in last_letter.items())
         check("replay", rc2 == 3 and letters2 and complete and rc3 == 0 and replayed and len(got) == len(last_letter),

@@ -11,5 +11,6 @@ scripts/data/build_data.sh) export PYTHONPATH=scripts; by hand, run a script as
   broken_lines       a corpus of every kind of bad or awkward input line, with what the peer does with it
   stream_gen         our realistic stream generator (also a script), for the stream checks without the peer
   geofence_gen       generated geofences, their file, and the membership reference (shapely, pyproj)
+  faulty_http        a loopback HTTP server that records requests and fails as told (push_check, geofence_webhook_check)
   checks             the tally of named pass/fail checks that the CLI case lists print
 """
