@@ -53,16 +53,27 @@ struct GeofenceOptions: ParsableArguments {
     /// - Throws: `ValidationError` for a bad URL or a missing key (never shown).
     func makeWebhook(_ push: PushOptions) throws -> TransitionWebhook? {
         guard let webhook else { return nil }
+        return try Self.makeWebhook(url: webhook, push: push, capacity: queue)
+    }
+
+    /// A webhook posting to `url` with the push's key and policy (also `push --replay`'s).
+    /// - Throws: `ValidationError` for a bad URL or a missing key (never shown).
+    static func makeWebhook(url: String, push: PushOptions, capacity: Int) throws -> TransitionWebhook {
         let key = try push.apiKey(for: "--geofence-webhook")
         let endpoint: WebhookEndpoint
-        do { endpoint = try WebhookEndpoint(url: webhook, apiKey: key) } catch { throw ValidationError("\(error)") }
-        return TransitionWebhook(endpoint: endpoint, policy: push.policy, capacity: queue)
+        do { endpoint = try WebhookEndpoint(url: url, apiKey: key) } catch { throw ValidationError("\(error)") }
+        return TransitionWebhook(endpoint: endpoint, policy: push.policy, capacity: capacity)
     }
 
     /// Drains `webhook` for `timeout` seconds, writes its dead letters (if any) to
     /// `--geofence-dead-letter`, closes it.
     /// - Returns: the webhook's figures and the number of dead letters written.
     func finish(_ webhook: TransitionWebhook, timeout: Double) throws -> (TransitionScheduler.Statistics, Int) {
+        try Self.finish(webhook, timeout: timeout, deadLetter: deadLetter)
+    }
+
+    /// ``finish(_:timeout:)`` with the dead-letter file given (also `push --replay`'s).
+    static func finish(_ webhook: TransitionWebhook, timeout: Double, deadLetter: String) throws -> (TransitionScheduler.Statistics, Int) {
         StopSignals.draining.store(true, ordering: .relaxed)
         defer { StopSignals.draining.store(false, ordering: .relaxed) }
         let letters = blocking { await webhook.drain(timeout: timeout, interrupted: { StopSignals.drainInterrupted }) }

@@ -120,12 +120,11 @@ struct PushCommand: ParsableCommand {
             letters.append(letter)
         }
         if transitions {
-            var fences = GeofenceOptions()
-            fences.webhook = webhook
-            fences.deadLetter = geofenceDeadLetter
-            guard let sender = try fences.makeWebhook(push) else { return }
+            // (not through a GeofenceOptions made here: its options are parsed only by the parser)
+            let sender = try GeofenceOptions.makeWebhook(url: webhook!, push: push, capacity: 10_000)
+            // a plain thread may wait in submit (the queue's bound); this command is one
             for letter in letters { sender.submit(session: letter.session, body: Array(letter.body.utf8)) }
-            let (stats, failed) = try fences.finish(sender, timeout: push.pushDrainTimeout)
+            let (stats, failed) = try GeofenceOptions.finish(sender, timeout: push.pushDrainTimeout, deadLetter: geofenceDeadLetter)
             StandardError.line("geo-enrich: replayed \(letters.count) geofence transitions: \(stats.delivered) delivered, "
                 + "\(stats.retries) retries, \(stats.failed) failed" + (failed > 0 ? " (in \(geofenceDeadLetter))" : ""))
             if failed > 0 { throw ExitCode(3) }
