@@ -26,6 +26,19 @@ struct SendSlots: Sendable {
     /// `session` waits for a slot.
     mutating func enqueue(_ session: SessionID) { waiting.append(session) }
 
+    /// Whether `session`, ready to send, may start now; if not, it waits (``enqueue(_:)``).
+    /// First come, first served: only when a slot is free and no session waits, so that a session
+    /// whose next request is ready as its last one ends goes behind the sessions already
+    /// waiting (taking the freed slot at once, one busy session could keep others waiting for
+    /// good).
+    mutating func admit(_ session: SessionID) -> Bool {
+        guard hasRoom && !hasWaiting else {
+            enqueue(session)
+            return false
+        }
+        return true
+    }
+
     /// The session that has waited longest, while a slot is free; `nil` when none waits or no
     /// slot is free. (A session dequeued may no longer need its slot: the caller checks.)
     mutating func dequeue() -> SessionID? {

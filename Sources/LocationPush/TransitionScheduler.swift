@@ -184,12 +184,7 @@ public struct TransitionScheduler: Sendable {
     // MARK: Slots
 
     private mutating func schedule(_ session: SessionID, now: Double) -> [Action] {
-        // first come, first served: a session whose next update is ready when its request ends
-        // goes behind the sessions already waiting, or it could keep a slot from them for good
-        guard slots.hasRoom && !slots.hasWaiting else {
-            slots.enqueue(session)
-            return slots.hasRoom ? fillSlots(now: now) : []
-        }
+        guard slots.admit(session) else { return slots.hasRoom ? fillSlots(now: now) : [] }
         return [start(session, now: now)]
     }
 
