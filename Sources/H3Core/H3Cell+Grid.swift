@@ -12,6 +12,7 @@ extension H3Cell {
     ///   coordinates (see ``localIJ(origin:)``).
     /// - Complexity: O(resolution).
     public func gridDistance(to other: H3Cell) throws(H3Error) -> Int {
+        if let distance = LocalIJK.distanceInOneHexagonBaseCell(rawValue, other.rawValue) { return distance }
         let a = try LocalIJK.coordinates(of: rawValue, origin: rawValue)
         let b = try LocalIJK.coordinates(of: other.rawValue, origin: rawValue)
         return CoordIJK.distance(a, b)
