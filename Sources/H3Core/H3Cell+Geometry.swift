@@ -69,22 +69,39 @@ enum CellBoundary {
     /// The substrate coordinates of the first `count` vertices of the cell at `center`, and
     /// the Class II resolution they are expressed in.
     static func vertices(_ center: FaceIJK, resolution res: Int, count: Int) -> ([FaceIJK], Int) {
-        var c = center.coord
-        c.downAp3()
-        c.downAp3r()
-        var adjRes = res
-        let template: [CoordIJK]
-        if FaceIJK.isClassIII(res) {
-            c.downAp7r()
-            adjRes += 1
-            template = classIIIVertices
-        } else {
-            template = classIIVertices
+        let substrate = Substrate(center, resolution: res)
+        return ((0..<count).map(substrate.vertex), substrate.resolution)
+    }
+
+    /// The cell's centre on the substrate grid, from which each vertex is one fixed offset:
+    /// the walks below compute a vertex where they need it rather than build an array of
+    /// them (an allocation for every boundary, cell area and vertex).
+    struct Substrate {
+        let face: Int
+        let center: CoordIJK
+        /// The Class II resolution of the substrate.
+        let resolution: Int
+        let classIII: Bool
+
+        @inline(__always) init(_ cell: FaceIJK, resolution res: Int) {
+            var c = cell.coord
+            c.downAp3()
+            c.downAp3r()
+            classIII = FaceIJK.isClassIII(res)
+            if classIII {
+                c.downAp7r()
+                resolution = res + 1
+            } else {
+                resolution = res
+            }
+            face = cell.face
+            center = c
         }
-        var out: [FaceIJK] = []
-        out.reserveCapacity(count)
-        for v in 0..<count { out.append(FaceIJK(face: center.face, coord: (c + template[v]).normalized)) }
-        return (out, adjRes)
+
+        /// Vertex `v` (0...5), counter-clockwise from the i axis.
+        @inline(__always) func vertex(_ v: Int) -> FaceIJK {
+            FaceIJK(face: face, coord: (center + (classIII ? classIIIVertices[v] : classIIVertices[v])).normalized)
+        }
     }
 
     /// The corners of the icosahedron face triangle on the substrate grid, for the edge
@@ -102,20 +119,21 @@ enum CellBoundary {
     }
 
     static func hexagon(_ center: FaceIJK, resolution res: Int, start: Int, length: Int, _ emit: (Vec3) -> Void) {
-        let (verts, adjRes) = vertices(center, resolution: res, count: 6)
+        let substrate = Substrate(center, resolution: res)
+        let adjRes = substrate.resolution
         var lastFace = -1
         var lastOverage = FaceIJK.Overage.none
         // the whole loop takes one extra step to catch an edge crossing on the last edge
         let steps = length == 6 ? 7 : length
         for vert in start..<(start + steps) {
             let v = vert % 6
-            var fijk = verts[v]
+            var fijk = substrate.vertex(v)
             let overage = fijk.adjustOverageClassII(resolution: adjRes, pentLeading4: false, substrate: true)
             // a Class III edge that crosses an icosahedron edge gets an extra vertex there
             if FaceIJK.isClassIII(res) && vert > start && fijk.face != lastFace && lastOverage != .faceEdge {
                 let lastV = (v + 5) % 6
-                let orig0 = verts[lastV].coord.hex2d
-                let orig1 = verts[v].coord.hex2d
+                let orig0 = substrate.vertex(lastV).coord.hex2d
+                let orig1 = substrate.vertex(v).coord.hex2d
                 let maxDim = IcosahedronFaces.maxDim(classIIResolution: adjRes)
                 let face2 = lastFace == center.face ? fijk.face : lastFace
                 let (e0, e1) = faceEdge(IcosahedronFaces.adjacentDirection(from: center.face, to: face2), maxDim: maxDim)
@@ -134,12 +152,13 @@ enum CellBoundary {
     }
 
     static func pentagon(_ center: FaceIJK, resolution res: Int, start: Int, length: Int, _ emit: (Vec3) -> Void) {
-        let (verts, adjRes) = vertices(center, resolution: res, count: 5)
+        let substrate = Substrate(center, resolution: res)
+        let adjRes = substrate.resolution
         var last = FaceIJK(face: 0, coord: .zero)
         let steps = length == 5 ? 6 : length
         for vert in start..<(start + steps) {
             let v = vert % 5
-            var fijk = verts[v]
+            var fijk = substrate.vertex(v)
             fijk.adjustPentagonVertexOverage(resolution: adjRes)
             // every Class III pentagon edge crosses an icosahedron edge
             if FaceIJK.isClassIII(res) && vert > start {

@@ -38,10 +38,18 @@ extension H3Cell {
     ///
     /// - Complexity: O(resolution), the boundary's.
     public func area(in unit: H3AreaUnit) -> Double {
-        var vertices: [(latitude: Double, longitude: Double)] = []
-        vertices.reserveCapacity(10)
-        boundaryRadians { vertices.append(($0.latitudeRadians, $0.longitudeRadians)) }
-        let rads2 = SphericalArea.loopRadians2(vertices)
+        // the ring's terms as its vertices come, in H3's order (arc i from vertex i to i + 1,
+        // the closing arc last), with no array: 2 allocations a cell before
+        var sum = KahanSum()
+        var first: SphericalArea.Vertex?
+        var previous: SphericalArea.Vertex?
+        boundaryRadians { v in
+            let vertex = SphericalArea.Vertex(latitude: v.latitudeRadians, longitude: v.longitudeRadians)
+            if let p = previous { sum.add(SphericalArea.cagnoli(p, vertex)) } else { first = vertex }
+            previous = vertex
+        }
+        sum.add(SphericalArea.cagnoli(previous!, first!))
+        let rads2 = SphericalArea.orientedArea(sum)
         switch unit {
         case .rads2: return rads2
         case .km2: return rads2 * (GreatCircle.earthRadiusKilometers * GreatCircle.earthRadiusKilometers)
@@ -54,6 +62,22 @@ extension H3Cell {
 /// `area.c`): shared by ``H3Cell/area(in:)`` and ``H3Cell/multiPolygon(of:)``, which orders its
 /// rings and polygons by it.
 enum SphericalArea {
+    /// A vertex with the sine and cosine of its shifted latitude (lat/2 + π/4), which H3's
+    /// `cagnoli` computes for both ends of every arc: once a vertex here, the same values
+    /// (the same function of the same argument), 12 of the 90 libm calls of a hexagon's area.
+    struct Vertex {
+        let longitude: Double
+        let sinLatitude: Double
+        let cosLatitude: Double
+
+        @inline(__always) init(latitude: Double, longitude: Double) {
+            let shifted = latitude / 2.0 + H3Constants.m_pi / 4.0
+            self.longitude = longitude
+            sinLatitude = sin(shifted)
+            cosLatitude = cos(shifted)
+        }
+    }
+
     /// The area to the left of the ring `vertices` (radians; open, the last vertex joined to the
     /// first by a great-circle arc), in steradians within [0, 4π]: a counter-clockwise ring gives
     /// the area it encloses, a clockwise one 4π minus that.
@@ -62,22 +86,26 @@ enum SphericalArea {
     ///
     /// - Complexity: O(n) in the vertices.
     static func loopRadians2(_ vertices: [(latitude: Double, longitude: Double)]) -> Double {
+        let ring = vertices.map { Vertex(latitude: $0.latitude, longitude: $0.longitude) }
         var sum = KahanSum()
-        for i in vertices.indices {
-            sum.add(cagnoli(vertices[i], vertices[(i + 1) % vertices.count]))
+        for i in ring.indices {
+            sum.add(cagnoli(ring[i], ring[(i + 1) % ring.count]))
         }
-        // the sum is signed by the ring's orientation; H3 keeps the area in [0, 4π]
+        return orientedArea(sum)
+    }
+
+    /// The sum of a ring's terms as an area in [0, 4π]: the sum is signed by the ring's
+    /// orientation, and H3 adds 4π to a negative one.
+    @inline(__always) static func orientedArea(_ sum: KahanSum) -> Double {
+        var sum = sum
         if sum.value < 0 { sum.add(4.0 * H3Constants.m_pi) }
         return sum.value
     }
 
     /// The contribution of the arc from `x` to `y` to the ring's signed area (H3's `cagnoli`).
-    private static func cagnoli(_ x: (latitude: Double, longitude: Double),
-                                _ y: (latitude: Double, longitude: Double)) -> Double {
-        let xLat = x.latitude / 2.0 + H3Constants.m_pi / 4.0
-        let yLat = y.latitude / 2.0 + H3Constants.m_pi / 4.0
-        let sa = sin(xLat) * sin(yLat)
-        let ca = cos(xLat) * cos(yLat)
+    @inline(__always) static func cagnoli(_ x: Vertex, _ y: Vertex) -> Double {
+        let sa = x.sinLatitude * y.sinLatitude
+        let ca = x.cosLatitude * y.cosLatitude
         let d = y.longitude - x.longitude
         return -2.0 * atan2(sa * sin(d), sa * cos(d) + ca)
     }

@@ -50,7 +50,6 @@ enum GridTraversal {
 
         var newRotations = 0
         let oldBaseCell = H3IndexBits.baseCell(current)
-        let oldLeadingDigit = H3IndexBits.leadingNonZeroDigit(current)
 
         // adjust the digits and, if needed, the base cell
         var r = H3IndexBits.resolution(current) - 1
@@ -98,8 +97,10 @@ enum GridTraversal {
                     }
                     alreadyAdjustedKSubsequence = true
                 } else {
-                    // entered it from within the same pentagon base cell
-                    switch oldLeadingDigit {
+                    // entered it from within the same pentagon base cell (the origin's leading
+                    // digit is read only here: reading it for every step, as H3 does, was a
+                    // loop over the digits in each of the flood's 7 steps a cell)
+                    switch H3IndexBits.leadingNonZeroDigit(origin) {
                     case .center:
                         return .failure(.pentagon)
                     case .jkAxes:

@@ -77,6 +77,31 @@ import Testing
         #expect(roundTrips >= 37)
     }
 
+    /// gridDistance's shortcut inside one hexagon base cell (the walk of the differing digits)
+    /// against H3's two full local IJK walks, at every resolution: pairs of nearby cells (a
+    /// disk of radius 6) and of random cells anywhere in the base cell.
+    @Test(arguments: 1...15) func differingDigitsDistanceIsLocalIJKs(resolution: Int) throws {
+        var rng = SystemRandomNumberGenerator()
+        var checked = 0
+        for _ in 0..<300 {
+            let a = try H3Cell(LatLng(latitude: .random(in: -89...89, using: &rng), longitude: .random(in: -180...180, using: &rng)),
+                               resolution: try H3Resolution(resolution))
+            guard !BaseCells.isPentagon(H3IndexBits.baseCell(a.rawValue)) else { continue }
+            // a random cell of the same base cell: random digits below it
+            var far = a.rawValue
+            for r in 1...resolution { far = H3IndexBits.setDigit(far, r, Direction(unchecked: UInt8.random(in: 0...6, using: &rng))) }
+            let near = (try? a.gridDisk(k: 6)) ?? []
+            for b in near.map(\.rawValue) + [far] {
+                guard let fast = LocalIJK.distanceInOneHexagonBaseCell(a.rawValue, b) else { continue }
+                let full = CoordIJK.distance(try LocalIJK.coordinates(of: a.rawValue, origin: a.rawValue),
+                                             try LocalIJK.coordinates(of: b, origin: a.rawValue))
+                #expect(fast == full, "\(a) \(String(b, radix: 16))")
+                checked += 1
+            }
+        }
+        #expect(checked > 1_000)
+    }
+
     /// H3's name of the error code a library error stands for.
     static func cName(_ error: any Error) -> String {
         switch error as? H3Error {

@@ -187,6 +187,31 @@ struct H3CellTests {
             #expect(wrapped == base || wrapped.gridDiskContains(base))
         }
     }
+
+    /// compactCells' radix sort sorts as `sort()` does: cells of one resolution (the bits it
+    /// sorts on) in sets from 33 to 70,000 (both pass widths), spread over the globe or
+    /// clustered under one parent (few varying bits, one pass).
+    @Test("the radix sort of cell indexes sorts")
+    func radixSortSorts() throws {
+        var rng = SplitMix64(seed: 11)
+        for (count, spread) in [(33, true), (1_000, true), (1_000, false), (70_000, true), (70_000, false)] {
+            for res in [1, 5, 9, 15] {
+                let r = try H3Resolution(res)
+                let parent = try H3Cell(LatLng(latitude: 45.5, longitude: -73.6), resolution: H3Resolution(max(0, res - 4)))
+                var values = (0..<count).map { _ -> UInt64 in
+                    if spread { return try! H3Cell(Self.randomPoints(1, seed: rng.next())[0], resolution: r).rawValue }
+                    var h = H3IndexBits.setResolution(parent.rawValue, res)
+                    for d in (parent.resolution.rawValue + 1)..<(res + 1) {
+                        h = H3IndexBits.setDigit(h, d, Direction(unchecked: UInt8(rng.next() % 7)))
+                    }
+                    return h
+                }
+                let expected = values.sorted()
+                IndexRadixSort.sort(&values, bits: H3IndexBits.digitOffset(res)..<(H3IndexBits.baseCellOffset + 7))
+                #expect(values == expected, "\(count) cells, res \(res), spread \(spread)")
+            }
+        }
+    }
 }
 
 extension H3Cell {
