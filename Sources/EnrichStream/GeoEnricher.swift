@@ -123,6 +123,11 @@ public final class GeoEnricher: Sendable {
     /// Sessions holding location state.
     public var liveSessions: Int { engine.liveSessions }
 
+    /// The fence set's table when the lookup has fences (rule 11): what a decision's `geo`
+    /// object needs to be written with its `geofences` array
+    /// (``RecordDecision/geoJSON(geofences:)``).
+    public var geofences: GeofenceListTable? { lookup.geofences?.lists }
+
     // MARK: Inside
 
     private func withProcessor<R>(_ body: (inout RecordProcessor<SharedSessions>) -> R) -> R {

@@ -313,7 +313,9 @@ public enum RecordDecision: Sendable, Hashable {
     }
 
     /// The record's `geo` object as JSON (`{"lat":…,…}`, the object the output line carries),
-    /// or `nil` when the record has no location.
+    /// or `nil` when the record has no location. Without fences only: with them, use
+    /// ``geoJSON(geofences:)`` with ``GeoEnricher/geofences`` (an enrichment's fence list cannot
+    /// be written without its table; this stops the program).
     public var geoJSON: [UInt8]? { geoJSON(geofences: nil) }
 
     /// The record's `geo` object as JSON, its `geofences` array read from `geofences` (the fence
