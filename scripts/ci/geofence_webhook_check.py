@@ -279,6 +279,9 @@ def main():
     ap.add_argument("--sessions", type=int, default=300)
     ap.add_argument("--stall", type=float, default=2.5, help="seconds the backpressure run's server answers nothing")
     a = ap.parse_args()
+    # the runs work in a temporary folder (cwd, so that a default dead-letter file lands there):
+    # a relative path, as the test command gives, is taken from here first
+    a.bin = os.path.abspath(a.bin)
     seed = a.seed if a.seed is not None else int.from_bytes(os.urandom(4), "little")
     print(f"geofence_webhook_check: seed {seed}, {a.sessions} sessions (replay with --seed {seed})")
     rng = random.Random(seed)
