@@ -5,7 +5,7 @@ import GeoModel
 public struct GeofenceTransition: Hashable, Sendable {
     /// What happened, in the order a fix's transitions come: every exit, then every enter, then
     /// every dwell (each group in ascending order of fence id).
-    public enum Kind: UInt8, Sendable, CaseIterable, Comparable {
+    public enum Kind: UInt8, Sendable, CaseIterable {
         /// The fix is outside a fence the session's previous accepted fix was inside.
         case exit
         /// The fix is inside a fence the session's previous accepted fix was not inside.
@@ -21,8 +21,6 @@ public struct GeofenceTransition: Hashable, Sendable {
             case .dwell: "dwell"
             }
         }
-
-        public static func < (a: Kind, b: Kind) -> Bool { a.rawValue < b.rawValue }
     }
 
     public var session: SessionID

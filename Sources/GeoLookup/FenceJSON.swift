@@ -31,7 +31,8 @@ indirect enum FenceJSONValue {
     var string: String? { if case .string(let s) = self { s } else { nil } }
     var isNull: Bool { if case .null = self { true } else { false } }
 
-    /// The elements of an array (a number array's as numbers), or `nil`.
+    /// The elements of an array (a number array's as numbers; an empty array reads as an empty
+    /// array of numbers), or `nil` for any other value.
     var elements: [FenceJSONValue]? {
         switch self {
         case .array(let a): a
@@ -59,11 +60,6 @@ enum FenceJSON {
             var reader = Reader(bytes: base, count: buffer.count)
             return try reader.document()
         }
-    }
-
-    /// Whether `bytes` hold exactly one JSON value (and nothing else but white space).
-    static func isOneValue(_ bytes: ArraySlice<UInt8>) -> Bool {
-        (try? parse(Array(bytes))) != nil
     }
 
     private struct Reader {

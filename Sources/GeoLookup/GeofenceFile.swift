@@ -42,7 +42,7 @@ enum GeofenceFile {
             }
             switch top["type"]?.string {
             case "FeatureCollection":
-                guard let features = top["features"].flatMap(arrayElements) else {
+                guard let features = top["features"]?.elements else {
                     throw GeofenceFileError(path: path, feature: nil, reason: "a FeatureCollection without a \"features\" array")
                 }
                 return features.map { Located(feature: RawFeature($0), line: nil) }
@@ -74,15 +74,6 @@ enum GeofenceFile {
 
     private static func isBlank(_ line: ArraySlice<UInt8>) -> Bool {
         line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
-    }
-
-    /// The elements of a JSON array (an empty one reads as an empty array of numbers).
-    static func arrayElements(_ value: FenceJSONValue) -> [FenceJSONValue]? {
-        switch value {
-        case .array(let a): a
-        case .numbers(let n): n.map { .number($0, integer: nil) }
-        default: nil
-        }
     }
 
     /// A feature as read, every field kept whatever its type, so that the check below can name
@@ -121,7 +112,7 @@ enum GeofenceFile {
                 switch geometryType {
                 case "Polygon": polygons = coordinates.flatMap(Self.rings).map { [$0] }
                 case "MultiPolygon":
-                    polygons = coordinates.flatMap(arrayElements).flatMap { polygons in
+                    polygons = coordinates?.elements.flatMap { polygons in
                         var out: [[[[Double]]]] = []
                         for polygon in polygons {
                             guard let rings = Self.rings(polygon) else { return nil }
@@ -137,11 +128,11 @@ enum GeofenceFile {
 
         /// A polygon's rings of positions, or `nil` when the value is not arrays of arrays of numbers.
         private static func rings(_ value: FenceJSONValue) -> [[[Double]]]? {
-            guard let rings = arrayElements(value) else { return nil }
+            guard let rings = value.elements else { return nil }
             var out: [[[Double]]] = []
             out.reserveCapacity(rings.count)
             for ring in rings {
-                guard let positions = arrayElements(ring) else { return nil }
+                guard let positions = ring.elements else { return nil }
                 var points: [[Double]] = []
                 points.reserveCapacity(positions.count)
                 for position in positions {

@@ -48,7 +48,7 @@ public final class LocationPusher: Sendable {
     /// The dead letters kept, one per session (its newest given up), in the order they were
     /// first given up.
     private let letters = Monitor(DeadLetters())
-    private let started = ContinuousClock.now
+    private let clock = SchedulerClock()
     /// Where the pusher logs (the service conformance in GeoEnrich logs there too).
     package let logger: Logger
     private let metrics: PushMetrics
@@ -112,10 +112,7 @@ public final class LocationPusher: Sendable {
     }
 
     /// Seconds since the pusher was made (the scheduler's clock).
-    private var now: Double {
-        let d = ContinuousClock.now - started
-        return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
-    }
+    private var now: Double { clock.now }
 
     /// What the push has done so far.
     public var statistics: PushStatistics { scheduler.withLock { $0.statistics } }
@@ -145,13 +142,8 @@ public final class LocationPusher: Sendable {
     /// - Returns: every update not delivered during the pusher's life, with the reason: its
     ///   session's newest location given up, one per session.
     public func drain(timeout: Double, interrupted: @Sendable () -> Bool = { false }) async -> [DeadLetter] {
-        let deadline = now + timeout
-        var cut = false
-        while !scheduler.withLock({ $0.isIdle }) && now < deadline {
-            if interrupted() { cut = true; break }
-            try? await Task.sleep(nanoseconds: 5_000_000)
-        }
-        let reason = cut ? "not delivered: the drain was interrupted" : "not delivered within the drain timeout of \(timeout) s"
+        let reason = await clock.drainWait(timeout: timeout, isIdle: { scheduler.withLock { $0.isIdle } },
+                                           interrupted: interrupted)
         perform(schedule { $0.abandonAll(reason: reason) })
         return letters.withLock { $0.inOrder }
     }

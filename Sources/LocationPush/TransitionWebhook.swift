@@ -22,7 +22,7 @@ public final class TransitionWebhook: Sendable {
     // a pthread lock and condition (see ThreadSharing): `submit` waits on it for room
     private let scheduler: Monitor<TransitionScheduler>
     private let letters = Monitor<[DeadLetter]>([])
-    private let started = ContinuousClock.now
+    private let clock = SchedulerClock()
     private let logger: Logger
 
     /// - Parameters:
@@ -45,10 +45,7 @@ public final class TransitionWebhook: Sendable {
         if !clientShutDown.withLock({ $0 }) { _ = client.shutdown() }
     }
 
-    private var now: Double {
-        let d = ContinuousClock.now - started
-        return Double(d.components.seconds) + Double(d.components.attoseconds) * 1e-18
-    }
+    private var now: Double { clock.now }
 
     /// What the webhook has done so far.
     public var statistics: TransitionScheduler.Statistics { scheduler.withLock { $0.statistics } }
@@ -68,13 +65,8 @@ public final class TransitionWebhook: Sendable {
     /// `interrupted` (polled every 5 ms) says to stop waiting; then gives up on the rest.
     /// - Returns: every transition not delivered during the webhook's life, in order.
     public func drain(timeout: Double, interrupted: @Sendable () -> Bool = { false }) async -> [DeadLetter] {
-        let deadline = now + timeout
-        var cut = false
-        while !scheduler.withLock({ $0.isIdle }) && now < deadline {
-            if interrupted() { cut = true; break }
-            try? await Task.sleep(nanoseconds: 5_000_000)
-        }
-        let reason = cut ? "not delivered: the drain was interrupted" : "not delivered within the drain timeout of \(timeout) s"
+        let reason = await clock.drainWait(timeout: timeout, isIdle: { scheduler.withLock { $0.isIdle } },
+                                           interrupted: interrupted)
         perform(scheduler.withLockAndWake { $0.abandonAll(reason: reason) })
         return deadLetters
     }
