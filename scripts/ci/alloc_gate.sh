@@ -62,8 +62,25 @@ require_thresholds() {
 case "${1:-check}" in
   check)
     require_thresholds
+    # package-benchmark fails a check that comes out better than its thresholds as well as one that
+    # comes out worse (exit 1 either way, told apart only by the error it prints). Fewer allocations
+    # are not a fault: the gate passes them and says so. (The CI's fresh clone of 373902b measured
+    # cellToBoundary res 15 at 1,000 against a threshold of 2,000 and failed for it.)
+    log="$(mktemp)"
+    trap 'rm -f "$log"' EXIT
+    set +e
     swift package --package-path benchmarks benchmark thresholds check "${targets[@]}" --filter "$filter" \
-      --metric mallocCountTotal --path "$thresholds" --no-progress
+      --metric mallocCountTotal --path "$thresholds" --no-progress 2>&1 | tee "$log"
+    status=${PIPESTATUS[0]}
+    set -e
+    if [ "$status" -ne 0 ]; then
+      if grep -q 'benchmarkThresholdImprovement' "$log" && ! grep -q 'benchmarkThresholdRegression' "$log"; then
+        echo "alloc_gate: passed: every gated benchmark allocates no more than its threshold, some fewer (above); 'make thresholds' tightens them" >&2
+      else
+        echo "alloc_gate: FAILED (exit $status): a gated benchmark allocates more than its threshold, or the run broke (above)" >&2
+        exit "$status"
+      fi
+    fi
     ;;
   update)
     rm -rf benchmarks/Thresholds
