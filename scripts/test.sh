@@ -65,8 +65,10 @@ python3 scripts/ci/timezone_diffcheck.py --bin "$bin" --strict
 python3 scripts/ci/utc_offset_check.py --bin "$bin"
 # geofence membership (lookup --geofences, contract rule 11) against shapely's covers and pyproj's
 # geodesic on fresh fences and points (edges, corners, grid lines, radii ± 1e-7), and broken
-# fence files refused naming the feature
+# fence files refused naming the feature; then a collection of 2,500, which is read and indexed
+# in parts, one a processor
 python3 scripts/ci/geofence_check.py --bin "$bin"
+python3 scripts/ci/geofence_check.py --bin "$bin" --fences 2500 --points 5000 --form collection
 # geofence transitions (enrich --geofences, contract rule 11) against our own reference of rules
 # 1-4, 7 and 11 (shapely covers, pyproj geodesics) on a fresh stream of 400 sessions walking
 # through fresh fences (edges, corners, holes, overlaps, expiry and eviction gaps, opt-outs):

@@ -1,24 +1,82 @@
 import GeoBridge
+import ThreadSharing
 
 /// Reads a fence file (contract rule 11): a GeoJSON FeatureCollection, or one GeoJSON Feature a
 /// line. Every feature is checked before any is used; the first problem refuses the file.
 enum GeofenceFile {
     /// The fences of a file's bytes, in file order.
+    ///
+    /// A FeatureCollection's features are read and checked in parts, one a processor (see
+    /// ``inParts(_:path:)``); a file that is anything else, or that has a problem, is read again
+    /// from the start, feature after feature, and refused at its first problem, so the error is
+    /// the same however the file was first read.
     static func parse(_ bytes: [UInt8], path: String, context: GEOSContext) throws(GeofenceFileError) -> [Geofence] {
+        if let fences = inParts(bytes, path: path) { return try unique(fences, path: path) }
         let features = try rawFeatures(bytes, path: path)
         var fences: [Geofence] = []
         fences.reserveCapacity(features.count)
-        var seen: [[UInt8]: Int] = [:]  // keyed by the id's bytes, not Swift's canonical equality
         for (index, raw) in features.enumerated() {
-            let fence = try check(raw.feature, index: index, line: raw.line, path: path, context: context)
-            if let first = seen[Array(fence.id.utf8)] {
+            fences.append(try check(raw.feature, index: index, line: raw.line, path: path, context: context))
+        }
+        return try unique(fences, path: path)
+    }
+
+    /// `fences`, when no two have the same id; the first repeat (in file order) refuses the file.
+    private static func unique(_ fences: [Geofence], path: String) throws(GeofenceFileError) -> [Geofence] {
+        var seen: [[UInt8]: Int] = [:]  // keyed by the id's bytes, not Swift's canonical equality
+        seen.reserveCapacity(fences.count)
+        for (index, fence) in fences.enumerated() {
+            if let first = seen.updateValue(index, forKey: Array(fence.id.utf8)) {
                 throw GeofenceFileError(path: path, feature: "feature \(Self.quoted(fence.id))",
                                         reason: "duplicate id: feature \(first) has it too")
             }
-            seen[Array(fence.id.utf8)] = index
-            fences.append(fence)
         }
         return fences
+    }
+
+    /// Features read and checked in one part of a FeatureCollection.
+    private typealias Part = [Geofence]?
+
+    /// The fences of a FeatureCollection, its features read and checked on ``ForkJoin``'s
+    /// threads (each with its own GEOS context): `nil` when the file is not plainly a
+    /// FeatureCollection (``FenceJSON/collectionLayout(_:)``) or any part of it has a problem,
+    /// which the caller then finds and names reading the file in order.
+    ///
+    /// On this project's 2-vCPU machine the parts gain less than their number: 100,000 fences
+    /// loaded in about 1.0 s of wall time against 1.07 s in one part, for 30 % more CPU time
+    /// (the two vCPUs share much of one core); the work is independent, so real cores scale.
+    private static func inParts(_ bytes: [UInt8], path: String) -> [Geofence]? {
+        bytes.withUnsafeBufferPointer { buffer -> [Geofence]? in
+            guard let layout = FenceJSON.collectionLayout(buffer),
+                  case .string("FeatureCollection")? = try? FenceJSON.parse(buffer, range: layout.type, depth: 1),
+                  layout.others.allSatisfy({ (try? FenceJSON.parse(buffer, range: $0, depth: 1)) != nil })
+            else { return nil }
+            let features = layout.features
+            let parts = min(ForkJoin.processors, max(1, features.count / 1_000), 8)
+            let shared = SharedBytes(buffer.baseAddress!), count = buffer.count
+            let results: [Part] = ForkJoin.map(parts: parts) { part -> Part in
+                let buffer = shared.bytes(start: 0, count: count)
+                guard let context = try? GEOSContext() else { return nil }
+                let share = (features.count * part / parts)..<(features.count * (part + 1) / parts)
+                var fences: [Geofence] = []
+                fences.reserveCapacity(share.count)
+                for index in share {
+                    // a feature is two levels deep: in the top object's array
+                    guard let value = try? FenceJSON.parse(buffer, range: features[index], depth: 2),
+                          let fence = try? check(RawFeature(value), index: index, line: nil, path: path, context: context)
+                    else { return nil }
+                    fences.append(fence)
+                }
+                return fences
+            }
+            var fences: [Geofence] = []
+            fences.reserveCapacity(features.count)
+            for part in results {
+                guard let part else { return nil }
+                fences += part
+            }
+            return fences
+        }
     }
 
     static func quoted(_ id: String) -> String {
@@ -88,7 +146,7 @@ enum GeofenceFile {
         var radiusPresent = false
         var geometryType: String?
         var geometryPresent = false
-        var polygons: [[[[Double]]]]?
+        var polygons: [[RawRing]]?
         var point: [Double]?
 
         init(_ value: FenceJSONValue) {
@@ -113,7 +171,7 @@ enum GeofenceFile {
                 case "Polygon": polygons = coordinates.flatMap(Self.rings).map { [$0] }
                 case "MultiPolygon":
                     polygons = coordinates?.elements.flatMap { polygons in
-                        var out: [[[[Double]]]] = []
+                        var out: [[RawRing]] = []
                         for polygon in polygons {
                             guard let rings = Self.rings(polygon) else { return nil }
                             out.append(rings)
@@ -127,19 +185,28 @@ enum GeofenceFile {
         }
 
         /// A polygon's rings of positions, or `nil` when the value is not arrays of arrays of numbers.
-        private static func rings(_ value: FenceJSONValue) -> [[[Double]]]? {
+        private static func rings(_ value: FenceJSONValue) -> [RawRing]? {
             guard let rings = value.elements else { return nil }
-            var out: [[[Double]]] = []
+            var out: [RawRing] = []
             out.reserveCapacity(rings.count)
             for ring in rings {
-                guard let positions = ring.elements else { return nil }
-                var points: [[Double]] = []
-                points.reserveCapacity(positions.count)
-                for position in positions {
-                    guard case .numbers(let n) = position else { return nil }
-                    points.append(n)
+                if case .pairs(let pairs) = ring {  // the usual ring: [longitude, latitude] positions
+                    out.append(RawRing(pairs: pairs, count: pairs.count / 2))
+                    continue
                 }
-                out.append(points)
+                guard let positions = ring.elements else { return nil }
+                var raw = RawRing(pairs: [], count: positions.count)
+                raw.pairs.reserveCapacity(2 * positions.count)
+                for (index, position) in positions.enumerated() {
+                    guard case .numbers(let n) = position else { return nil }
+                    if n.count == 2 || n.count == 3 {  // an altitude is allowed and ignored
+                        raw.pairs.append(n[0])
+                        raw.pairs.append(n[1])
+                    } else if raw.misfit == nil {
+                        raw.misfit = (index, n.count)
+                    }
+                }
+                out.append(raw)
             }
             return out
         }
@@ -152,6 +219,15 @@ enum GeofenceFile {
             default: .unusable
             }
         }
+    }
+
+    /// A ring's positions as read: their longitudes and latitudes in pairs, how many positions
+    /// there are, and the first one that is not 2 or 3 numbers (the check refuses it; the pairs
+    /// stop short of it).
+    struct RawRing {
+        var pairs: [Double]
+        var count: Int
+        var misfit: (index: Int, width: Int)? = nil
     }
 
     // MARK: checking a feature
@@ -194,8 +270,12 @@ enum GeofenceFile {
                     }
                     var points: [GeoPoint] = []
                     points.reserveCapacity(ring.count)
-                    for (i, position) in ring.enumerated() {
-                        points.append(try Self.position(position, where: "\(whereRing), position \(i)", refuse))
+                    for i in 0..<ring.count {
+                        if let misfit = ring.misfit, misfit.index == i {
+                            throw refuse("\(whereRing), position \(i): a position is [longitude, latitude], not \(misfit.width) numbers")
+                        }
+                        points.append(try Self.position(longitude: ring.pairs[2 * i], latitude: ring.pairs[2 * i + 1],
+                                                        where: "\(whereRing), position \(i)", refuse))
                     }
                     guard points.first == points.last else {
                         throw refuse("\(whereRing) is not closed: its last position differs from its first")
@@ -204,6 +284,8 @@ enum GeofenceFile {
                 }
                 polygons.append(polygon)
             }
+            // a simple ring is proven valid here; anything else is GEOS's to decide and name
+            if SimpleRing.isSurelyValid(polygons) { return Geofence(id: id, shape: .polygons(polygons)) }
             do {
                 let geometry = try Geometry(polygons: polygons, context: context)
                 if let problem = try geometry.validityProblem() {
@@ -220,7 +302,10 @@ enum GeofenceFile {
             return Geofence(id: id, shape: .polygons(polygons))
         case "Point":
             guard let position = raw.point else { throw refuse("the Point's coordinates are not a [longitude, latitude] position") }
-            let center = try Self.position(position, where: "the Point", refuse)
+            guard position.count == 2 || position.count == 3 else {
+                throw refuse("the Point: a position is [longitude, latitude], not \(position.count) numbers")
+            }
+            let center = try Self.position(longitude: position[0], latitude: position[1], where: "the Point", refuse)
             guard raw.radiusPresent else { throw refuse("a Point fence needs properties.radius_m (metres)") }
             guard let radius = raw.radius else { throw refuse("properties.radius_m must be a number of metres") }
             guard radius.isFinite, radius > 0 else { throw refuse("properties.radius_m must be a finite number > 0, not \(radius)") }
@@ -232,14 +317,12 @@ enum GeofenceFile {
         }
     }
 
-    /// A `[longitude, latitude]` (an altitude after them is allowed and ignored) within range.
-    private static func position(_ p: [Double], where place: String, _ refuse: (String) -> GeofenceFileError) throws(GeofenceFileError) -> GeoPoint {
-        guard p.count == 2 || p.count == 3 else {
-            throw refuse("\(place): a position is [longitude, latitude], not \(p.count) numbers")
-        }
-        let lng = p[0], lat = p[1]
+    /// A position's longitude and latitude, within range.
+    /// (`place` is made only for a message, not a string for every position as before.)
+    private static func position(longitude lng: Double, latitude lat: Double, where place: @autoclosure () -> String,
+                                 _ refuse: (String) -> GeofenceFileError) throws(GeofenceFileError) -> GeoPoint {
         guard lng.isFinite, lat.isFinite, (-180...180).contains(lng), (-90...90).contains(lat) else {
-            throw refuse("\(place): coordinate out of range: [\(lng), \(lat)] (longitude -180 to 180, latitude -90 to 90)")
+            throw refuse("\(place()): coordinate out of range: [\(lng), \(lat)] (longitude -180 to 180, latitude -90 to 90)")
         }
         return GeoPoint(latitude: lat, longitude: lng)
     }

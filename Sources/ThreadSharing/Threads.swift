@@ -50,3 +50,28 @@ package enum DetachedThread {
         precondition(status == 0, "cannot start a thread: \(String(cString: strerror(status)))")
     }
 }
+
+/// Runs the parts of one job at once and waits for them all: a fence file's features checked in
+/// parts, its index marked in parts.
+package enum ForkJoin {
+    /// The processors online (at least 1): how many parts a job that scales should have.
+    package static var processors: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+    /// `body(part)` for every part of `0..<parts`, part 0 on the calling thread and each other
+    /// on a thread of its own; returns their results in part order once all have returned.
+    package static func map<T: Sendable>(parts: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
+        guard parts > 1 else { return parts == 1 ? [body(0)] : [] }
+        let results = Monitor([T?](repeating: nil, count: parts))
+        for part in 1..<parts {
+            DetachedThread.start {
+                let value = body(part)
+                results.withLockAndWake { $0[part] = value }
+            }
+        }
+        let first = body(0)
+        return results.wait(until: { $0.dropFirst().allSatisfy { $0 != nil } }) { state in
+            state[0] = first
+            return state.map { $0! }
+        }
+    }
+}

@@ -39,11 +39,18 @@ import Testing
         #expect(a == -0.1 && b == 18446744073709551616.0 && f == 0.0025)
     }
 
-    @Test func positionsAreNumberArraysAndEverythingElseATree() {
+    @Test func positionsAreNumberArraysRingsOfPairsFlatAndEverythingElseATree() {
         guard case .array(let rings)? = parse("[[[0, 1.5], [2, 3]], []]") else { Issue.record("not an array"); return }
-        guard case .array(let ring) = rings[0], case .numbers([0, 1.5]) = ring[0], case .numbers([]) = rings[1] else {
+        guard case .pairs([0, 1.5, 2, 3]) = rings[0], case .numbers([]) = rings[1] else {
             Issue.record("\(rings)"); return
         }
+        #expect(rings[0].elements?.count == 2, "a ring of pairs still reads as its positions")
+        // not pairs: a position of three numbers, of one, an element that is not an array
+        for text in ["[[0, 1, 2], [3, 4]]", "[[0, 1], [2]]", "[[0, 1], 5]", "[[0, 1], [\"a\", 2]]"] {
+            guard case .array? = parse(text) else { Issue.record("\(text) is not a tree"); continue }
+        }
+        // a broken pair is refused as the tree reader refuses it, with where
+        #expect(failure("[[0, 1], [2, 01]]")?.contains("leading zero") == true)
         guard case .array(let mixed)? = parse(#"[1, "a", null, true]"#), mixed.count == 4,
               case .number(1, nil) = mixed[0], case .string("a") = mixed[1], case .null = mixed[2], case .bool(true) = mixed[3]
         else { Issue.record("mixed array"); return }
@@ -54,6 +61,32 @@ import Testing
         guard case .array(let strings)? = parse(text) else { Issue.record("not an array"); return }
         #expect(strings.map(\.string) == ["\"\\/\u{08}\u{0C}\n\r\t", "é😀", "é日本"])
         #expect((try? FenceJSON.parse([0x22, 0xFF, 0x22])) == nil, "invalid UTF-8 in a string is refused")
+    }
+
+    func layout(_ text: String) -> (type: String, features: [String], others: [String])? {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBufferPointer { buffer in
+            FenceJSON.collectionLayout(buffer).map { layout in
+                func text(_ r: Range<Int>) -> String { String(decoding: bytes[r], as: UTF8.self) }
+                return (text(layout.type), layout.features.map(text), layout.others.map(text))
+            }
+        }
+    }
+
+    @Test func aCollectionsPartsAreFoundByTheirBrackets() {
+        let text = #" { "features" : [ {"a":"}]\"{["} , {"b":[1,[2]]},3,"x\\" ] , "type":"FeatureCollection","bbox":[0,1] } "#
+        let found = layout(text)
+        #expect(found?.type == #""FeatureCollection""#)
+        #expect(found?.features == [#"{"a":"}]\"{["}"#, #"{"b":[1,[2]]}"#, "3", #""x\\""#])
+        #expect(found?.others == ["[0,1]"])
+        #expect(layout(#"{"type":"FeatureCollection","features":[]}"#)?.features == [])
+        // anything unusual is left to the reader
+        for odd in [#"{"type":"FeatureCollection","features":[],"features":[]}"#, #"{"type":"FeatureCollection"}"#,
+                    #"{"type":"FeatureCollection","features":[1,]}"#, #"{"type":"FeatureCollection","features":[1]} x"#,
+                    #"{"t\u0079pe":"FeatureCollection","features":[]}"#, #"[{"type":"FeatureCollection","features":[]}]"#,
+                    #"{"type":"FeatureCollection","features":[{"a":1}"#] {
+            #expect(layout(odd) == nil, "\(odd)")
+        }
     }
 
     @Test func aDuplicateKeyReadsAsItsLastValue() {

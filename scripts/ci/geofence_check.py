@@ -121,6 +121,9 @@ def main():
     ap.add_argument("--fences", type=int, default=400)
     ap.add_argument("--points", type=int, default=20000)
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--form", choices=["collection", "lines"], default=None,
+                    help="the fence file's form (default: either, at random); a collection of a few "
+                         "thousand fences is read and indexed in parts, one a processor")
     args = ap.parse_args()
     seed = args.seed if args.seed is not None else random.randrange(1 << 30)
     print(f"geofence_check: seed {seed}")
@@ -129,7 +132,7 @@ def main():
     points = make_points(rng, fences, args.points)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "fences.geojson")
-        write_file(rng, fences, path)
+        write_file(rng, fences, path, args.form)
         want = memberships(fences, points)
         got = run_lookup(args.bin, args.data, path, points)
         mismatches = [(p, w, g) for p, w, g in zip(points, want, got) if w != g]

@@ -142,11 +142,13 @@ def feature(rng, f):
     return out
 
 
-def write_file(rng, fences, path):
-    """Writes the fences to `path` as a FeatureCollection or one Feature a line (at random)."""
+def write_file(rng, fences, path, form=None):
+    """Writes the fences to `path` as a FeatureCollection or one Feature a line: `form`
+    "collection" or "lines", or at random when None."""
     feats = [feature(rng, f) for f in fences]
     with open(path, "w", encoding="utf-8") as fh:
-        if rng.random() < 0.5:
+        coin = rng.random()
+        if form == "collection" or (form is None and coin < 0.5):
             json.dump({"type": "FeatureCollection", "features": feats}, fh, ensure_ascii=False)
         else:
             for ft in feats:
