@@ -7,6 +7,7 @@ import Darwin
 #endif
 import GeoBridge
 import GeoMath
+import ThreadSharing
 
 /// The index that decides most membership questions of a ``GeofenceSet`` without geometry.
 ///
@@ -34,7 +35,10 @@ import GeoMath
 /// `margin` of it and its centre is inside, so floating-point rounding in the marking (about
 /// 1e-13 degrees) can never mark wrongly; circles are marked from distances with
 /// ``LocalDistance``'s error bound added.
-final class GeofenceGrid: Sendable {
+///
+/// `@unchecked Sendable`: its table is memory it allocates, fills in `init` and only reads after
+/// (as ``PostalIndex``'s tables), so threads share it as they share the arrays of a `let`.
+final class GeofenceGrid: @unchecked Sendable {
     /// Cells the median fence spans each way, and the most any fence may span on its level.
     ///
     /// Measured on 20,000 city fences from 30 m to 1 km across (`make bench`, "geofence
@@ -52,36 +56,57 @@ final class GeofenceGrid: Sendable {
 
     /// The levels in use, ascending.
     let levels: [Int]
-    /// Open-addressing table of cell keys (0 = empty), each with where its marks are: one
-    /// 16-byte slot, so a probe touches one cache line.
+    /// Open-addressing table of cell keys (0 = empty), each with its marks: up to
+    /// ``Slot/inlineCount`` in the slot itself, more in ``overflow``. One 32-byte slot, so a
+    /// probe that finds its cell touches one cache line and, most often, no other: a slot of
+    /// 16 bytes pointing into an array of marks cost a second miss, a tenth of a point's time
+    /// (`perf annotate` of the membership benchmark).
     private struct Slot {
+        static let inlineCount = 5
         var key: UInt64 = 0
-        var start: UInt32 = 0
         var count: UInt32 = 0
+        /// The marks, or `marks.0` the first of them in ``overflow`` when there are more than
+        /// fit.
+        var marks: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0)
+        /// Where `marks` is in a slot (a homogeneous tuple's elements are laid out as an array's).
+        static let marksOffset = MemoryLayout<Slot>.offset(of: \Slot.marks)!
     }
-    private let slots: [Slot]
-    /// Marks: fence number << 1 | 1 when the cell is inside the fence, | 0 for an edge cell.
-    private let marks: [UInt32]
+    /// The table (``slotCount`` slots) and the marks of cells with more than
+    /// ``Slot/inlineCount``, in memory the grid owns and never changes after `init`: a point's
+    /// lookup reads them through these pointers, where reading arrays of the class retained and
+    /// released them, two atomic operations a point (a tenth of its time in `perf`).
+    private let slots: UnsafeMutablePointer<Slot>
+    private let slotCount: Int
+    /// A mark is the fence's number << 2, | 2 for a circle (0 for a polygon), | 1 when the
+    /// cell is inside the fence (0 for an edge cell, where the point is tested).
+    private let overflow: UnsafeMutablePointer<UInt32>
+    private let overflowCount: Int
     private let shift: UInt64
 
-    /// The marks of the cell holding (`latitude`, `longitude`) at level `k`, to `body`.
+    deinit {
+        slots.deallocate()
+        overflow.deallocate()
+    }
+
+    /// The marks of the cell holding (`latitude`, `longitude`) at level `k` (none when no
+    /// fence marks it), valid while the grid lives.
     @inline(__always)
-    func forEachMark(level k: Int, latitude: Double, longitude: Double, _ body: (UInt32) -> Void) {
+    func marks(level k: Int, latitude: Double, longitude: Double) -> UnsafeBufferPointer<UInt32> {
         let key = Self.key(level: k, x: Self.cellIndex(longitude, k), y: Self.cellIndex(latitude, k))
-        slots.withUnsafeBufferPointer { slots in
-            let mask = slots.count - 1
-            var i = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
-            while true {
-                let slot = slots[i]
-                if slot.key == key {
-                    marks.withUnsafeBufferPointer { marks in
-                        for j in Int(slot.start)..<Int(slot.start) + Int(slot.count) { body(marks[j]) }
-                    }
-                    return
+        let mask = slotCount - 1
+        var i = Int(truncatingIfNeeded: (key &* Self.hash) >> shift)
+        while true {
+            let slot = slots + i
+            if slot.pointee.key == key {
+                let count = Int(slot.pointee.count)
+                if count <= Slot.inlineCount {
+                    let inline = UnsafeRawPointer(slot) + Slot.marksOffset
+                    return UnsafeBufferPointer(start: inline.assumingMemoryBound(to: UInt32.self), count: count)
                 }
-                if slot.key == 0 { return }
-                i = (i + 1) & mask
+                return UnsafeBufferPointer(start: overflow + Int(slot.pointee.marks.0), count: count)
             }
+            if slot.pointee.key == 0 { return UnsafeBufferPointer(start: nil, count: 0) }
+            i = (i + 1) & mask
         }
     }
 
@@ -142,78 +167,175 @@ final class GeofenceGrid: Sendable {
 
     /// Marks every fence's cells.
     ///
-    /// The marks are gathered per fence in fence order (a cell key and a mark each), then
-    /// counted per cell in the table, placed by the counts' running sums and scattered in the
-    /// same order, so each cell's marks come out in ascending fence order without a sort (the
-    /// sort of (key, mark) pairs was a quarter of the build of 100,000 fences).
+    /// The marks are gathered per fence in fence order (a cell key and a mark each), in parts
+    /// of the fences on ``ForkJoin``'s threads, then sorted by the hash of their key, stably,
+    /// so each cell's marks come out together and in ascending fence order.
     init(fences: [Geofence], shapes: FenceShapes) {
+        precondition(fences.count < 1 << 30, "a mark keeps a fence's number in 30 bits")
         let boxes = fences.map(Self.box(of:))
         let spans = boxes.map { max($0.east - $0.west, $0.north - $0.south) }.sorted()
         let common = spans.isEmpty ? Self.finest : Self.level(span: spans[spans.count / 2], across: Self.medianAcross)
+        // each fence's marks, in parts of the fences (one a processor, in fence order)
+        let parts = min(ForkJoin.processors, max(1, fences.count / 1_000), 8)
+        let marked = ForkJoin.map(parts: parts) { part in
+            Self.mark(fences, (fences.count * part / parts)..<(fences.count * (part + 1) / parts),
+                      boxes: boxes, shapes: shapes, common: common)
+        }
+        var keys: [UInt64] = [], marks: [UInt32] = []
+        keys.reserveCapacity(marked.reduce(0) { $0 + $1.keys.count })
+        marks.reserveCapacity(keys.capacity)
+        var levelSet = Set<Int>()
+        for part in marked {
+            keys += part.keys
+            marks += part.marks
+            levelSet.formUnion(part.levels)
+        }
+        levels = levelSet.sorted()
+        // the table: the marks sorted by their key's hash, so that each cell's marks are in a
+        // row (in fence order: the sort is stable) and the cells come in the order of their
+        // slots. Then the table is sized for the cells, not the marks (100,000 city fences have
+        // 1.8 million marks in 430,000 cells: a table of 1 million slots, not 2), and filled in
+        // one pass from its start, in about the time that counting and placing the marks by
+        // hashing into a table sized for the marks took.
+        var (hashes, ordered) = Self.sortedByHash(keys: keys, marks: marks)
+        var cells = 0
+        for i in hashes.indices where i == 0 || hashes[i] != hashes[i - 1] { cells += 1 }
+        var size = 64
+        while size < 2 * cells { size *= 2 }  // at most half full
+        let table = UnsafeMutablePointer<Slot>.allocate(capacity: size)
+        table.initialize(repeating: Slot(), count: size)
+        var overflow: [UInt32] = []
+        let shift = UInt64(64 - size.trailingZeroBitCount)
+        do {
+            var i = 0
+            while i < hashes.count {
+                let h = hashes[i]
+                var j = i + 1
+                while j < hashes.count && hashes[j] == h { j += 1 }
+                var at = Int(truncatingIfNeeded: h >> shift)
+                while table[at].key != 0 { at = (at + 1) & (size - 1) }
+                var slot = Slot(key: h &* Self.unhash, count: UInt32(j - i))
+                if j - i <= Slot.inlineCount {
+                    withUnsafeMutableBytes(of: &slot.marks) { marks in
+                        for m in i..<j { marks.storeBytes(of: ordered[m], toByteOffset: 4 * (m - i), as: UInt32.self) }
+                    }
+                } else {
+                    slot.marks.0 = UInt32(overflow.count)
+                    overflow += ordered[i..<j]
+                }
+                table[at] = slot
+                i = j
+            }
+        }
+        hashes = []
+        ordered = []
+        let kept = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, overflow.count))
+        kept.initialize(from: overflow, count: overflow.count)
+        self.slots = table
+        self.slotCount = size
+        self.overflow = kept
+        self.overflowCount = overflow.count
+        self.shift = shift
+    }
+
+    /// A cell key's hash is `key &* hash` (its top bits are its home slot); odd, so the hash is a
+    /// bijection of 64-bit values, undone by `&* unhash`, its inverse modulo 2^64.
+    static let hash: UInt64 = 0x9E37_79B9_7F4A_7C15
+    static let unhash: UInt64 = {
+        var x = hash  // Newton's iteration for the inverse: each step doubles the bits that are right
+        for _ in 0..<6 { x = x &* (2 &- hash &* x) }
+        return x
+    }()
+
+    /// The keys' hashes and the marks, sorted together by hash, stably. A radix sort of the
+    /// hashes' top bits, as many as the largest table's slots need (two passes of 11 bits up to
+    /// 2 million marks), then each run with the same top bits (rarely more than one cell) put in
+    /// order of the whole hash. Six passes over all 64 bits took about twice as long.
+    private static func sortedByHash(keys: [UInt64], marks: [UInt32]) -> (hashes: [UInt64], marks: [UInt32]) {
+        struct Pair { var hash: UInt64; var mark: UInt32 }
+        var pairs = (0..<keys.count).map { Pair(hash: keys[$0] &* hash, mark: marks[$0]) }
+        var other = pairs
+        var bits = 11
+        while bits < 64 && (1 << bits) < 2 * keys.count { bits += 11 }
+        bits = min(bits, 64)
+        let top = UInt64(64 - bits)
+        var counts = [Int](repeating: 0, count: 1 << 11)
+        for low in stride(from: 0, to: bits, by: 11) {
+            let shift = top + UInt64(low)
+            counts.withUnsafeMutableBufferPointer { counts in
+                for i in 0..<counts.count { counts[i] = 0 }
+                pairs.withUnsafeBufferPointer { from in
+                    other.withUnsafeMutableBufferPointer { to in
+                        for p in from { counts[Int(truncatingIfNeeded: (p.hash >> shift) & 0x7FF)] += 1 }
+                        var sum = 0
+                        for i in 0..<counts.count { (counts[i], sum) = (sum, sum + counts[i]) }
+                        for p in from {
+                            let digit = Int(truncatingIfNeeded: (p.hash >> shift) & 0x7FF)
+                            to[counts[digit]] = p
+                            counts[digit] += 1
+                        }
+                    }
+                }
+            }
+            swap(&pairs, &other)
+        }
+        other = []
+        // runs of equal top bits, by the whole hash (an insertion sort: stable, runs are short)
+        pairs.withUnsafeMutableBufferPointer { pairs in
+            var i = 1
+            while i < pairs.count {
+                let p = pairs[i]
+                var j = i
+                while j > 0 && pairs[j - 1].hash > p.hash && pairs[j - 1].hash >> top == p.hash >> top {
+                    pairs[j] = pairs[j - 1]
+                    j -= 1
+                }
+                pairs[j] = p
+                i += 1
+            }
+        }
+        return (pairs.map(\.hash), pairs.map(\.mark))
+    }
+
+    /// The marks of `fences[range]`, in fence order: each cell's key with its mark (fence
+    /// number << 2 | circle << 1 | inside), and the levels used.
+    private static func mark(_ fences: [Geofence], _ range: Range<Int>,
+                             boxes: [(west: Double, east: Double, south: Double, north: Double)],
+                             shapes: FenceShapes, common: Int) -> (keys: [UInt64], marks: [UInt32], levels: Set<Int>) {
         var keys: [UInt64] = []
         var marked: [UInt32] = []
-        var levelSet = Set<Int>()
+        var levels = Set<Int>()
         var seen = Set<UInt64>()
-        for (n, fence) in fences.enumerated() {
+        for n in range {
             let number = UInt32(n)
             let box = boxes[n]
             let k = min(common, Self.level(span: max(box.east - box.west, box.north - box.south), across: Self.mostAcross))
-            switch fence.shape {
+            switch fences[n].shape {
             case .polygons(let polygons):
-                Self.markPolygon(polygons, shapes.entries[n], shapes, box: box, level: k) { key, inside in
+                Self.markPolygon(polygons, shapes.polygons[n], shapes, box: box, level: k) { key, inside in
                     keys.append(key)
-                    marked.append(number << 1 | (inside ? 1 : 0))
+                    marked.append(number << 2 | (inside ? 1 : 0))
                 }
             case .circle(let center, let radius):
                 seen.removeAll(keepingCapacity: true)
                 Self.markCircle(center: center, radius: radius, box: box, level: k) { key, inside, mayRepeat in
                     if mayRepeat && !seen.insert(key).inserted { return }
                     keys.append(key)
-                    marked.append(number << 1 | (inside ? 1 : 0))
+                    marked.append(number << 2 | 2 | (inside ? 1 : 0))
                 }
             }
-            levelSet.insert(k)
+            levels.insert(k)
         }
-        levels = levelSet.sorted()
-        // the table: every key's slot, with the count of its marks
-        var size = 64
-        while size < keys.count { size *= 2 }  // at most half full even if every key differed
-        var table = [Slot](repeating: Slot(), count: size)
-        let shift = UInt64(64 - size.trailingZeroBitCount)
-        var slotOfMark = [UInt32](repeating: 0, count: keys.count)
-        table.withUnsafeMutableBufferPointer { table in
-            for (m, key) in keys.enumerated() {
-                var at = Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> shift)
-                while table[at].key != 0 && table[at].key != key { at = (at + 1) & (size - 1) }
-                table[at].key = key
-                table[at].count += 1
-                slotOfMark[m] = UInt32(at)
-            }
-            var next: UInt32 = 0
-            for i in 0..<size where table[i].key != 0 {
-                table[i].start = next
-                next += table[i].count
-            }
-        }
-        var filled = [UInt32](repeating: 0, count: size)
-        var ordered = [UInt32](repeating: 0, count: marked.count)
-        for (m, mark) in marked.enumerated() {
-            let at = Int(slotOfMark[m])
-            ordered[Int(table[at].start + filled[at])] = mark
-            filled[at] += 1
-        }
-        self.slots = table
-        self.marks = ordered
-        self.shift = shift
+        return (keys, marked, levels)
     }
 
     /// Bytes the index holds.
-    var bytes: Int { slots.count * MemoryLayout<Slot>.stride + marks.count * 4 + levels.count * 8 }
+    var bytes: Int { slotCount * MemoryLayout<Slot>.stride + overflowCount * 4 + levels.count * 8 }
 
     /// Marks a polygon fence's cells at level `k`. Edge cells: every cell within `margin`
     /// of an edge, found row by row along each edge. Inside cells: the rest whose centre is
     /// inside by the even-odd rule over all rings (a valid multipolygon's rings never cross).
-    private static func markPolygon(_ polygons: [[[GeoPoint]]], _ entry: FenceShapes.Entry, _ shapes: FenceShapes, box: (west: Double, east: Double, south: Double, north: Double),
+    private static func markPolygon(_ polygons: [[[GeoPoint]]], _ entry: FenceShapes.Polygon, _ shapes: FenceShapes, box: (west: Double, east: Double, south: Double, north: Double),
                                     level k: Int, _ mark: (UInt64, Bool) -> Void) {
         let (minX, maxX, minY, maxY) = box
         let scale = Double(sign: .plus, exponent: k, significand: 1)

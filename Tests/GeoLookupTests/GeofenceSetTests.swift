@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GeoBridge
+import TestSupport
 import Testing
 
 @testable import GeoLookup
@@ -86,5 +87,131 @@ import Testing
         #expect(try set.makeLocator().ids(containing: GeoPoint(latitude: 10, longitude: 10)) == ["a", "b"])
         // a bad line is named by its number
         #expect { _ = try Self.load(lines + "\n{oops") } throws: { "\($0)".contains("(line 4)") }
+    }
+
+    /// 2,500 fences, most of them crowded into a box a few cells across (so cells hold more
+    /// marks than a grid slot keeps inline) and the rest scattered: `count` features as JSON.
+    static func crowd(_ rng: inout SplitMix64, count: Int = 2_500) -> [String] {
+        (0..<count).map { n in
+            let crowded = n % 5 != 0
+            let lat = crowded ? rng.uniform(45.0, 45.03) : rng.uniform(-60, 60)
+            let lng = crowded ? rng.uniform(7.0, 7.03) : rng.uniform(-170, 170)
+            let id = "f\(n)"
+            if n % 2 == 0 {
+                return #"{"type":"Feature","id":"\#(id)","properties":{"radius_m":\#(rng.uniform(20, 900))},"geometry":{"type":"Point","coordinates":[\#(lng),\#(lat)]}}"#
+            }
+            // a convex polygon: corners at increasing angles round the centre
+            let corners = 6 + Int(rng.next() % 10), size = rng.uniform(0.0005, 0.008)
+            var ring: [String] = []
+            for k in 0..<corners {
+                let a = 2 * Double.pi * (Double(k) + rng.uniform(0.1, 0.9)) / Double(corners)
+                ring.append("[\(lng + size * cos(a)),\(lat + size * sin(a))]")
+            }
+            ring.append(ring[0])
+            return #"{"type":"Feature","id":"\#(id)","properties":{},"geometry":{"type":"Polygon","coordinates":[[\#(ring.joined(separator: ","))]]}}"#
+        }
+    }
+
+    /// A collection large enough to be read and indexed in parts (``GeofenceFile``,
+    /// ``GeofenceGrid``) answers as each fence alone answers (GEOS `intersects`, PROJ's
+    /// geodesic), and as the same features one a line (read in order).
+    @Test func aLargeCollectionReadInPartsAnswersAsEachFenceAlone() throws {
+        let seed = testSeed("GeofenceSetTests.aLargeCollectionReadInPartsAnswersAsEachFenceAlone")
+        var rng = SplitMix64(seed: seed)
+        let features = Self.crowd(&rng)
+        let set = try Self.load(#"{"type":"FeatureCollection","features":[\#n"# + features.joined(separator: ",\n") + "]}")
+        let lines = try Self.load(features.joined(separator: "\n"))
+        #expect(set.fences == lines.fences, "seed \(seed)")
+        let context = try GEOSContext()
+        let exact: [(GeoPoint) -> Bool] = try set.fences.map { fence in
+            switch fence.shape {
+            case .circle(let centre, let radius):
+                return { Geodesic.wgs84.distance(from: centre, to: $0) <= radius }
+            case .polygons(let polygons):
+                let prepared = try Geometry(polygons: polygons, context: context).prepared()
+                return { (try? prepared.intersects($0)) ?? false }
+            }
+        }
+        let locator = try set.makeLocator()
+        var mismatches = 0, memberships = 0
+        for _ in 0..<600 {
+            let p = GeoPoint(latitude: rng.uniform(44.99, 45.04), longitude: rng.uniform(6.99, 7.04))
+            let want = set.fences.indices.filter { exact[$0](p) }
+            memberships += want.count
+            if locator.fences(containing: p) != want { mismatches += 1 }
+        }
+        #expect(mismatches == 0, "seed \(seed)")
+        #expect(memberships > 600 * 5, "the crowd is crowded: \(memberships) memberships in 600 points")
+    }
+
+    /// A problem in a later part of a large collection is named as reading in order names it;
+    /// so is an id that two parts share.
+    @Test func aLargeCollectionsProblemIsTheFirstInFileOrder() throws {
+        var rng = SplitMix64(seed: 7)
+        var features = Self.crowd(&rng)
+        func load(_ features: [String]) -> String {
+            do {
+                _ = try Self.load(#"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}")
+                return "loaded"
+            } catch { return error.description }
+        }
+        let good = features
+        features[2_400] = #"{"type":"Feature","id":"late","geometry":{"type":"Point","coordinates":[0,0]}}"#
+        features[2_450] = #"{"type":"Feature","id":"later","geometry":{"type":"Point","coordinates":[0,"#
+        #expect(load(features).contains("not JSON"), "a syntax error anywhere refuses the whole file first")
+        features[2_450] = good[2_450]
+        #expect(load(features) == #"geofence file test.geojson: feature "late": a Point fence needs properties.radius_m (metres)"#)
+        features[2_400] = good[2_400].replacing(#""id":"f2400""#, with: #""id":"f10""#)
+        #expect(load(features) == #"geofence file test.geojson: feature "f10": duplicate id: feature 10 has it too"#)
+        features[2_400] = good[2_400]
+        features[4] = good[4].replacing(#""radius_m":"#, with: #""radius_m":-"#)
+        features[2_401] = good[2_401].replacing("Polygon", with: "LineString")
+        #expect(load(features).contains(#"feature "f4": properties.radius_m must be a finite number > 0"#))
+        #expect(load(good) == "loaded")
+    }
+}
+
+/// `SimpleRing` against GEOS's `isValidDetail`: a ring it passes is one GEOS finds valid, on
+/// random rings of every kind (stars, which are simple; shuffled points, mostly not; rings
+/// through grid points, with touches and collinear runs), and it passes most simple ones.
+@Suite struct SimpleRingTests {
+    @Test func aRingItPassesIsValidForGEOS() throws {
+        let seed = testSeed("SimpleRingTests.aRingItPassesIsValidForGEOS")
+        var rng = SplitMix64(seed: seed)
+        let context = try GEOSContext()
+        var passed = 0, stars = 0, starsPassed = 0, unsound = 0, valid = 0
+        for trial in 0..<6_000 {
+            let n = 3 + Int(rng.next() % 20)
+            var ring: [GeoPoint] = []
+            let kind = trial % 3
+            for k in 0..<n {
+                switch kind {
+                case 0:  // a star: corners at increasing angles
+                    let a = 2 * Double.pi * (Double(k) + rng.uniform(0.05, 0.95)) / Double(n), r = rng.uniform(0.2, 1)
+                    ring.append(GeoPoint(latitude: 45 + r * sin(a) * 0.01, longitude: 7 + r * cos(a) * 0.01))
+                case 1:  // anywhere in a box
+                    ring.append(GeoPoint(latitude: rng.uniform(0, 1), longitude: rng.uniform(0, 1)))
+                default:  // on a 4 x 4 grid: touches, folds and collinear runs
+                    ring.append(GeoPoint(latitude: Double(rng.next() % 4), longitude: Double(rng.next() % 4)))
+                }
+            }
+            ring.append(ring[0])
+            let sure = SimpleRing.isSurelyValid([[ring]])
+            let problem: (reason: String, location: GeoPoint?)?
+            do { problem = try Geometry(polygons: [[ring]], context: context).validityProblem() } catch { continue }
+            if problem == nil { valid += 1 }
+            if sure {
+                passed += 1
+                if problem != nil { unsound += 1; Issue.record("seed \(seed) trial \(trial): passed, GEOS says \(problem!.reason): \(ring)") }
+            }
+            if kind == 0 { stars += 1; if sure { starsPassed += 1 } }
+        }
+        #expect(unsound == 0, "seed \(seed)")
+        #expect(starsPassed == stars, "every star is proven simple: \(starsPassed) of \(stars) (seed \(seed))")
+        #expect(passed > stars && valid >= passed, "\(passed) passed, \(valid) valid for GEOS (seed \(seed))")
+        // the grid's touches and folds and the rings GEOS refuses are left to GEOS
+        #expect(!SimpleRing.isSurelyValid([[[GeoPoint(latitude: 0, longitude: 0), GeoPoint(latitude: 0, longitude: 1),
+                                             GeoPoint(latitude: 1, longitude: 0), GeoPoint(latitude: 1, longitude: 1),
+                                             GeoPoint(latitude: 0, longitude: 0)]]]))
     }
 }

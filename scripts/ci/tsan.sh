@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The thread sanitizer over the tests of the modules that share memory between threads:
 # EnrichStream (the reader, worker and writer threads over shared batches; GeoEnricher's pool), EnrichEngine
-# (LocationEngine's shards), LocationPush (the pusher's event loop and its callers) and GeoLookup's
-# pool of locators (LocationLookupSharingTests).
+# (LocationEngine's shards), LocationPush (the pusher's event loop and its callers), GeoLookup's
+# pool of locators (LocationLookupSharingTests) and its fence files read and indexed in parts on
+# several threads (GeofenceSetTests).
 # Built apart, in .build-tsan, so it does not throw away the ordinary debug build. Any race
 # report fails the run: halt_on_error stops the test process at the first report, with a
 # non-zero status that `swift test` passes on.
@@ -14,7 +15,8 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
 swift test --sanitize=thread --scratch-path .build-tsan \
-  --filter EnrichStreamTests --filter EnrichEngineTests --filter LocationPushTests --filter LocationLookupSharingTests 2>&1 | tee "$log" || status=$?
+  --filter EnrichStreamTests --filter EnrichEngineTests --filter LocationPushTests --filter LocationLookupSharingTests \
+  --filter GeofenceSetTests 2>&1 | tee "$log" || status=$?
 # belt and braces: a report that did not end the process (a sanitizer option overridden from
 # outside) still fails the run
 if grep -q "WARNING: ThreadSanitizer" "$log"; then
