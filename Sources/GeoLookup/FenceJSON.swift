@@ -36,8 +36,8 @@ indirect enum FenceJSONValue {
     var string: String? { if case .string(let s) = self { s } else { nil } }
     var isNull: Bool { if case .null = self { true } else { false } }
 
-    /// The elements of an array (a number array's as numbers; an empty array reads as an empty
-    /// array of numbers), or `nil` for any other value.
+    /// The elements of an array (a number array's as numbers, a ring of pairs' as its positions;
+    /// an empty array reads as an empty array of numbers), or `nil` for any other value.
     var elements: [FenceJSONValue]? {
         switch self {
         case .array(let a): a
@@ -71,7 +71,9 @@ enum FenceJSON {
     /// The one JSON value in `range` of `bytes` (white space around it allowed), read as if it
     /// were `depth` levels deep in a document; a failure says where it is in the whole of `bytes`.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, depth: Int) throws(Failure) -> FenceJSONValue {
-        guard let base = bytes.baseAddress, range.upperBound <= bytes.count else { throw Failure(message: "the file is empty") }
+        guard let base = bytes.baseAddress, range.upperBound <= bytes.count else {
+            throw Failure(message: range.isEmpty ? "the file is empty" : "a range past the end of the file")
+        }
         var reader = Reader(bytes: base, count: range.upperBound)
         reader.i = range.lowerBound
         reader.depth = depth
@@ -89,7 +91,7 @@ enum FenceJSON {
     }
 
     /// The layout of a document that is a top-level object with one `"type"` and one
-    /// `"features"` array (member names without escapes); `nil` for anything else. It is found
+    /// `"features"` array (member names of plain ASCII, without escapes); `nil` for anything else. It is found
     /// by matching brackets outside strings, which is right for valid JSON; a range it gets
     /// wrong in invalid JSON holds invalid JSON, which reading the range refuses.
     static func collectionLayout(_ bytes: UnsafeBufferPointer<UInt8>) -> CollectionLayout? {
@@ -103,7 +105,9 @@ enum FenceJSON {
             let keyStart = skim.i + 1
             guard skim.string() else { return nil }
             let key = UnsafeBufferPointer(rebasing: bytes[keyStart..<(skim.i - 1)])
-            guard !key.contains(UInt8(ascii: "\\")) else { return nil }
+            // a name the reader would refuse (a control byte, UTF-8 to validate) or decode (an
+            // escape) is left to the reader: only plain ASCII names are compared here
+            guard key.allSatisfy({ $0 >= 0x20 && $0 < 0x80 && $0 != UInt8(ascii: "\\") }) else { return nil }
             skim.space()
             guard skim.take(UInt8(ascii: ":")) else { return nil }
             skim.space()

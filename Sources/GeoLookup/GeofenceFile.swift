@@ -6,32 +6,44 @@ import ThreadSharing
 enum GeofenceFile {
     /// The fences of a file's bytes, in file order.
     ///
-    /// A FeatureCollection's features are read and checked in parts, one a processor (see
+    /// A FeatureCollection's features are read and checked in parts (``ForkJoin/parts(for:least:)``; see
     /// ``inParts(_:path:)``); a file that is anything else, or that has a problem, is read again
-    /// from the start, feature after feature, and refused at its first problem, so the error is
-    /// the same however the file was first read.
+    /// from the start, feature after feature, and refused at its first problem (a duplicate id
+    /// as soon as its second feature is reached), so the error is the same however the file
+    /// was first read.
     static func parse(_ bytes: [UInt8], path: String, context: GEOSContext) throws(GeofenceFileError) -> [Geofence] {
-        if let fences = inParts(bytes, path: path) { return try unique(fences, path: path) }
+        if let fences = inParts(bytes, path: path) {
+            // every feature is valid: a repeated id is the only problem left
+            var ids = IDs(capacity: fences.count)
+            for (index, fence) in fences.enumerated() { try ids.add(fence, index: index, path: path) }
+            return fences
+        }
         let features = try rawFeatures(bytes, path: path)
         var fences: [Geofence] = []
         fences.reserveCapacity(features.count)
+        var ids = IDs(capacity: features.count)
         for (index, raw) in features.enumerated() {
-            fences.append(try check(raw.feature, index: index, line: raw.line, path: path, context: context))
-        }
-        return try unique(fences, path: path)
-    }
-
-    /// `fences`, when no two have the same id; the first repeat (in file order) refuses the file.
-    private static func unique(_ fences: [Geofence], path: String) throws(GeofenceFileError) -> [Geofence] {
-        var seen: [[UInt8]: Int] = [:]  // keyed by the id's bytes, not Swift's canonical equality
-        seen.reserveCapacity(fences.count)
-        for (index, fence) in fences.enumerated() {
-            if let first = seen.updateValue(index, forKey: Array(fence.id.utf8)) {
-                throw GeofenceFileError(path: path, feature: "feature \(Self.quoted(fence.id))",
-                                        reason: "duplicate id: feature \(first) has it too")
-            }
+            let fence = try check(raw.feature, index: index, line: raw.line, path: path, context: context)
+            try ids.add(fence, index: index, path: path)
+            fences.append(fence)
         }
         return fences
+    }
+
+    /// The ids met so far, keyed by their bytes (not Swift's canonical equality), with the
+    /// feature that had each first.
+    private struct IDs {
+        var first: [[UInt8]: Int] = [:]
+
+        init(capacity: Int) { first.reserveCapacity(capacity) }
+
+        /// Refuses the file when `fence`'s id was met before.
+        mutating func add(_ fence: Geofence, index: Int, path: String) throws(GeofenceFileError) {
+            if let earlier = first.updateValue(index, forKey: Array(fence.id.utf8)) {
+                throw GeofenceFileError(path: path, feature: "feature \(GeofenceFile.quoted(fence.id))",
+                                        reason: "duplicate id: feature \(earlier) has it too")
+            }
+        }
     }
 
     /// Features read and checked in one part of a FeatureCollection.
@@ -45,19 +57,19 @@ enum GeofenceFile {
     /// On this project's 2-vCPU machine the parts gain less than their number: 100,000 fences
     /// loaded in about 1.0 s of wall time against 1.07 s in one part, for 30 % more CPU time
     /// (the two vCPUs share much of one core); the work is independent, so real cores scale.
-    private static func inParts(_ bytes: [UInt8], path: String) -> [Geofence]? {
+    static func inParts(_ bytes: [UInt8], path: String) -> [Geofence]? {
         bytes.withUnsafeBufferPointer { buffer -> [Geofence]? in
             guard let layout = FenceJSON.collectionLayout(buffer),
                   case .string("FeatureCollection")? = try? FenceJSON.parse(buffer, range: layout.type, depth: 1),
                   layout.others.allSatisfy({ (try? FenceJSON.parse(buffer, range: $0, depth: 1)) != nil })
             else { return nil }
             let features = layout.features
-            let parts = min(ForkJoin.processors, max(1, features.count / 1_000), 8)
+            let parts = ForkJoin.parts(for: features.count, least: 1_000)
             let shared = SharedBytes(buffer.baseAddress!), count = buffer.count
             let results: [Part] = ForkJoin.map(parts: parts) { part -> Part in
                 let buffer = shared.bytes(start: 0, count: count)
                 guard let context = try? GEOSContext() else { return nil }
-                let share = (features.count * part / parts)..<(features.count * (part + 1) / parts)
+                let share = ForkJoin.share(part, of: parts, count: features.count)
                 var fences: [Geofence] = []
                 fences.reserveCapacity(share.count)
                 for index in share {
@@ -198,11 +210,14 @@ enum GeofenceFile {
                 var raw = RawRing(pairs: [], count: positions.count)
                 raw.pairs.reserveCapacity(2 * positions.count)
                 for (index, position) in positions.enumerated() {
+                    // every element must still be a number array (else the coordinates are refused
+                    // as a whole, which comes first), so the scan goes on past a misfit
                     guard case .numbers(let n) = position else { return nil }
+                    if raw.misfit != nil { continue }
                     if n.count == 2 || n.count == 3 {  // an altitude is allowed and ignored
                         raw.pairs.append(n[0])
                         raw.pairs.append(n[1])
-                    } else if raw.misfit == nil {
+                    } else {
                         raw.misfit = (index, n.count)
                     }
                 }
@@ -222,8 +237,8 @@ enum GeofenceFile {
     }
 
     /// A ring's positions as read: their longitudes and latitudes in pairs, how many positions
-    /// there are, and the first one that is not 2 or 3 numbers (the check refuses it; the pairs
-    /// stop short of it).
+    /// there are, and the first one that is not 2 or 3 numbers (the check refuses it there; the
+    /// pairs stop short of it).
     struct RawRing {
         var pairs: [Double]
         var count: Int

@@ -46,8 +46,9 @@ final class GeofenceGrid: @unchecked Sendable {
     /// (75 % inside) and a point about 680-970 ns; at 4 and 64 one level, 1.2 million marks,
     /// about 580-640 ns; at 2 and 64 one level, 370,000 marks (a third inside, so more exact
     /// tests), about 600-870 ns, and 100,000 fences load in 2.9 s with a 360 MB peak against
-    /// 4.1 s and 580 MB. A point's cost is mostly two cache misses (its cell's slot and its
-    /// marks), so fewer marks pay twice.
+    /// 4.1 s and 580 MB. Measured again with the slots' inline marks (a quiet machine, CPU time,
+    /// best of 7): 2 and 64 about 345 ns, 4 and 64 about 360, and 4 loads 100,000 fences in
+    /// twice the time and memory.
     static let medianAcross = 2.0, mostAcross = 64.0
     /// The coarsest and finest levels (a cell of 256° and of 2^-20° ≈ 11 cm).
     static let coarsest = -8, finest = 20
@@ -175,11 +176,10 @@ final class GeofenceGrid: @unchecked Sendable {
         let boxes = fences.map(Self.box(of:))
         let spans = boxes.map { max($0.east - $0.west, $0.north - $0.south) }.sorted()
         let common = spans.isEmpty ? Self.finest : Self.level(span: spans[spans.count / 2], across: Self.medianAcross)
-        // each fence's marks, in parts of the fences (one a processor, in fence order)
-        let parts = min(ForkJoin.processors, max(1, fences.count / 1_000), 8)
+        // each fence's marks, in parts of the fences (in fence order)
+        let parts = ForkJoin.parts(for: fences.count, least: 1_000)
         let marked = ForkJoin.map(parts: parts) { part in
-            Self.mark(fences, (fences.count * part / parts)..<(fences.count * (part + 1) / parts),
-                      boxes: boxes, shapes: shapes, common: common)
+            Self.mark(fences, ForkJoin.share(part, of: parts, count: fences.count), boxes: boxes, shapes: shapes, common: common)
         }
         var keys: [UInt64] = [], marks: [UInt32] = []
         keys.reserveCapacity(marked.reduce(0) { $0 + $1.keys.count })

@@ -60,13 +60,14 @@ enum SimpleRing {
     /// The sign of the turn a → b → c in the plane of longitude (x) and latitude (y): 1 to the
     /// left, -1 to the right, 0 when the rounded determinant does not prove its sign.
     ///
-    /// Shewchuk's bound holds when no product underflows: a difference of coordinates under
-    /// 1e-150 (which only coordinates that small have) is not decided here.
+    /// Shewchuk's bound holds when neither a product nor the bound underflows: a difference of
+    /// coordinates under 1e-140 (which only coordinates that small have) is not decided here
+    /// (products stay above 1e-280, the bound above 1e-296, both normal).
     @inline(__always)
     static func orientation(_ a: GeoPoint, _ b: GeoPoint, _ c: GeoPoint) -> Int {
         let acx = a.longitude - c.longitude, bcy = b.latitude - c.latitude
         let acy = a.latitude - c.latitude, bcx = b.longitude - c.longitude
-        @inline(__always) func tiny(_ d: Double) -> Bool { d != 0 && abs(d) < 1e-150 }
+        @inline(__always) func tiny(_ d: Double) -> Bool { d != 0 && abs(d) < 1e-140 }
         if tiny(acx) || tiny(bcy) || tiny(acy) || tiny(bcx) { return 0 }
         let left = acx * bcy
         let right = acy * bcx

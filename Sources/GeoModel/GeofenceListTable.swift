@@ -124,8 +124,8 @@ public final class GeofenceListTable: Sendable {
 /// 20,000 city fences are in 17,224 distinct lists of two or more, and a direct-mapped table of
 /// 4,096 lists sent most of them back to the table's lock and dictionary.
 ///
-/// Memory: 16 bytes a slot and 4 a remembered fence number; everything is forgotten when the
-/// slots would pass ``mostSlots`` or the numbers ``poolLimit`` (4 MB each).
+/// Memory: 24 bytes a slot and 4 a remembered fence number; everything is forgotten when the
+/// slots would pass ``mostSlots`` (6 MB) or the numbers ``poolLimit`` (4 MB).
 public struct GeofenceListCache {
     private struct Slot {
         var hash: UInt64 = 0

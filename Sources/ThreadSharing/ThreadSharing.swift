@@ -90,11 +90,13 @@ package struct Handoff<Value>: @unchecked Sendable {
     package init(_ value: Value) { self.value = value }
 }
 
-/// A batch's bytes, read by all the workers while the batch is processed.
+/// A batch's bytes, read by all the workers while the batch is processed; a fence file's bytes,
+/// read by the parts of its loading.
 ///
 /// `@unchecked Sendable`: the bytes are a batch's own buffer, not written while the batch is
 /// processed (the reader fills a batch before, the writer recycles it after), and the batch outlives every worker's use (the worker pool's `run` returns
-/// only when all are done).
+/// only when all are done); a fence file's bytes are an array that is not written while
+/// ``ForkJoin/map(parts:_:)`` runs and outlives it (it returns only when every part has).
 package struct SharedBytes: @unchecked Sendable {
     private let base: UnsafePointer<UInt8>
 

@@ -57,6 +57,18 @@ package enum ForkJoin {
     /// The processors online (at least 1): how many parts a job that scales should have.
     package static var processors: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
+    /// How many parts a job of `count` items should have: one a processor, but none smaller
+    /// than `least` items (a thread costs tens of microseconds to start) and at most 8.
+    package static func parts(for count: Int, least: Int) -> Int {
+        min(processors, max(1, count / least), 8)
+    }
+
+    /// The items of part `part` of `parts`, when `count` items are shared as evenly as they can
+    /// be, in order.
+    package static func share(_ part: Int, of parts: Int, count: Int) -> Range<Int> {
+        (count * part / parts)..<(count * (part + 1) / parts)
+    }
+
     /// `body(part)` for every part of `0..<parts`, part 0 on the calling thread and each other
     /// on a thread of its own; returns their results in part order once all have returned.
     package static func map<T: Sendable>(parts: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {

@@ -84,7 +84,9 @@ import Testing
         for odd in [#"{"type":"FeatureCollection","features":[],"features":[]}"#, #"{"type":"FeatureCollection"}"#,
                     #"{"type":"FeatureCollection","features":[1,]}"#, #"{"type":"FeatureCollection","features":[1]} x"#,
                     #"{"t\u0079pe":"FeatureCollection","features":[]}"#, #"[{"type":"FeatureCollection","features":[]}]"#,
-                    #"{"type":"FeatureCollection","features":[{"a":1}"#] {
+                    #"{"type":"FeatureCollection","features":[{"a":1}"#,
+                    "{\"type\":\"FeatureCollection\",\"b\u{01}\":1,\"features\":[]}",
+                    "{\"type\":\"FeatureCollection\",\"é\":1,\"features\":[]}"] {
             #expect(layout(odd) == nil, "\(odd)")
         }
     }

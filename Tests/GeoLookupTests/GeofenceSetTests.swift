@@ -100,15 +100,27 @@ import Testing
             if n % 2 == 0 {
                 return #"{"type":"Feature","id":"\#(id)","properties":{"radius_m":\#(rng.uniform(20, 900))},"geometry":{"type":"Point","coordinates":[\#(lng),\#(lat)]}}"#
             }
-            // a convex polygon: corners at increasing angles round the centre
-            let corners = 6 + Int(rng.next() % 10), size = rng.uniform(0.0005, 0.008)
-            var ring: [String] = []
-            for k in 0..<corners {
-                let a = 2 * Double.pi * (Double(k) + rng.uniform(0.1, 0.9)) / Double(corners)
-                ring.append("[\(lng + size * cos(a)),\(lat + size * sin(a))]")
+            // a star: corners at increasing angles round the centre (SimpleRing proves it); every
+            // fifth with a hole, or of 70 corners, or one of two apart (GEOS decides those)
+            let size = rng.uniform(0.0005, 0.008)
+            func ring(_ x: Double, _ y: Double, _ corners: Int, _ scale: Double) -> String {
+                var ring: [String] = []
+                for k in 0..<corners {
+                    let a = 2 * Double.pi * (Double(k) + rng.uniform(0.1, 0.9)) / Double(corners)
+                    let r = scale * (k % 2 == 0 ? 1 : rng.uniform(0.6, 1))
+                    ring.append("[\(x + r * cos(a)),\(y + r * sin(a))]")
+                }
+                ring.append(ring[0])
+                return "[" + ring.joined(separator: ",") + "]"
             }
-            ring.append(ring[0])
-            return #"{"type":"Feature","id":"\#(id)","properties":{},"geometry":{"type":"Polygon","coordinates":[[\#(ring.joined(separator: ","))]]}}"#
+            let geometry: String
+            switch n % 10 {
+            case 3: geometry = #"{"type":"Polygon","coordinates":[\#(ring(lng, lat, 12, size)),\#(ring(lng, lat, 6, size / 5))]}"#
+            case 5: geometry = #"{"type":"Polygon","coordinates":[\#(ring(lng, lat, 70, size))]}"#
+            case 7: geometry = #"{"type":"MultiPolygon","coordinates":[[\#(ring(lng, lat, 8, size / 3))],[\#(ring(lng + size, lat, 8, size / 3))]]}"#
+            default: geometry = #"{"type":"Polygon","coordinates":[\#(ring(lng, lat, 6 + Int(rng.next() % 10), size))]}"#
+            }
+            return #"{"type":"Feature","id":"\#(id)","properties":{},"geometry":\#(geometry)}"#
         }
     }
 
@@ -119,7 +131,10 @@ import Testing
         let seed = testSeed("GeofenceSetTests.aLargeCollectionReadInPartsAnswersAsEachFenceAlone")
         var rng = SplitMix64(seed: seed)
         let features = Self.crowd(&rng)
-        let set = try Self.load(#"{"type":"FeatureCollection","features":[\#n"# + features.joined(separator: ",\n") + "]}")
+        let collection = #"{"type":"FeatureCollection","features":[\#n"# + features.joined(separator: ",\n") + "]}"
+        #expect(GeofenceFile.inParts(Array(collection.utf8), path: "test.geojson")?.count == features.count,
+                "the collection is read in parts, not by the fallback (seed \(seed))")
+        let set = try Self.load(collection)
         let lines = try Self.load(features.joined(separator: "\n"))
         #expect(set.fences == lines.fences, "seed \(seed)")
         let context = try GEOSContext()
@@ -168,50 +183,13 @@ import Testing
         features[2_401] = good[2_401].replacing("Polygon", with: "LineString")
         #expect(load(features).contains(#"feature "f4": properties.radius_m must be a finite number > 0"#))
         #expect(load(good) == "loaded")
-    }
-}
-
-/// `SimpleRing` against GEOS's `isValidDetail`: a ring it passes is one GEOS finds valid, on
-/// random rings of every kind (stars, which are simple; shuffled points, mostly not; rings
-/// through grid points, with touches and collinear runs), and it passes most simple ones.
-@Suite struct SimpleRingTests {
-    @Test func aRingItPassesIsValidForGEOS() throws {
-        let seed = testSeed("SimpleRingTests.aRingItPassesIsValidForGEOS")
-        var rng = SplitMix64(seed: seed)
-        let context = try GEOSContext()
-        var passed = 0, stars = 0, starsPassed = 0, unsound = 0, valid = 0
-        for trial in 0..<6_000 {
-            let n = 3 + Int(rng.next() % 20)
-            var ring: [GeoPoint] = []
-            let kind = trial % 3
-            for k in 0..<n {
-                switch kind {
-                case 0:  // a star: corners at increasing angles
-                    let a = 2 * Double.pi * (Double(k) + rng.uniform(0.05, 0.95)) / Double(n), r = rng.uniform(0.2, 1)
-                    ring.append(GeoPoint(latitude: 45 + r * sin(a) * 0.01, longitude: 7 + r * cos(a) * 0.01))
-                case 1:  // anywhere in a box
-                    ring.append(GeoPoint(latitude: rng.uniform(0, 1), longitude: rng.uniform(0, 1)))
-                default:  // on a 4 x 4 grid: touches, folds and collinear runs
-                    ring.append(GeoPoint(latitude: Double(rng.next() % 4), longitude: Double(rng.next() % 4)))
-                }
-            }
-            ring.append(ring[0])
-            let sure = SimpleRing.isSurelyValid([[ring]])
-            let problem: (reason: String, location: GeoPoint?)?
-            do { problem = try Geometry(polygons: [[ring]], context: context).validityProblem() } catch { continue }
-            if problem == nil { valid += 1 }
-            if sure {
-                passed += 1
-                if problem != nil { unsound += 1; Issue.record("seed \(seed) trial \(trial): passed, GEOS says \(problem!.reason): \(ring)") }
-            }
-            if kind == 0 { stars += 1; if sure { starsPassed += 1 } }
-        }
-        #expect(unsound == 0, "seed \(seed)")
-        #expect(starsPassed == stars, "every star is proven simple: \(starsPassed) of \(stars) (seed \(seed))")
-        #expect(passed > stars && valid >= passed, "\(passed) passed, \(valid) valid for GEOS (seed \(seed))")
-        // the grid's touches and folds and the rings GEOS refuses are left to GEOS
-        #expect(!SimpleRing.isSurelyValid([[[GeoPoint(latitude: 0, longitude: 0), GeoPoint(latitude: 0, longitude: 1),
-                                             GeoPoint(latitude: 1, longitude: 0), GeoPoint(latitude: 1, longitude: 1),
-                                             GeoPoint(latitude: 0, longitude: 0)]]]))
+        // a repeated id is named before a later problem of another kind, as reading in order meets them
+        features = good
+        features[20] = good[20].replacing(#""id":"f20""#, with: #""id":"f10""#)
+        features[2_000] = good[2_000].replacing(#""radius_m":"#, with: #""radius_m":-"#)
+        #expect(load(features) == #"geofence file test.geojson: feature "f10": duplicate id: feature 10 has it too"#)
+        // and a file with a problem is not taken from the parts
+        let broken = #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}"
+        #expect(GeofenceFile.inParts(Array(broken.utf8), path: "test.geojson") == nil)
     }
 }
