@@ -22,7 +22,10 @@ import Testing
     }
 
     /// Submits `perSession` transitions for each of `sessions` sessions from a plain thread (as
-    /// the stream's writer does; `submit` may wait there), then drains.
+    /// the stream's writer does; `submit` may wait there), then drains. The drain may take up to
+    /// 5 minutes: these tests are about what arrives, not how fast, and under the thread
+    /// sanitizer on a loaded machine 60 s was once too short for the first test's 480 transitions
+    /// (its faults include a 1 s stall in every 16 requests).
     func run(_ hook: TransitionWebhook, sessions: Int, perSession: Int) async -> [DeadLetter] {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             Thread {
@@ -35,7 +38,7 @@ import Testing
                 done.resume()
             }.start()
         }
-        return await hook.drain(timeout: 60)
+        return await hook.drain(timeout: 300)
     }
 
     /// Each session's bodies as the server received them, consecutive repeats (a retry of a
