@@ -62,9 +62,7 @@ enum FenceJSON {
     /// value is an error.
     static func parse(_ bytes: [UInt8]) throws(Failure) -> FenceJSONValue {
         try bytes.withUnsafeBufferPointer { (buffer: UnsafeBufferPointer<UInt8>) throws(Failure) -> FenceJSONValue in
-            guard let base = buffer.baseAddress else { throw Failure(message: "the file is empty") }
-            var reader = Reader(bytes: base, count: buffer.count)
-            return try reader.document()
+            try parse(buffer, range: 0..<buffer.count, depth: 0)
         }
     }
 

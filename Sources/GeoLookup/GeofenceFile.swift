@@ -214,7 +214,7 @@ enum GeofenceFile {
                     // as a whole, which comes first), so the scan goes on past a misfit
                     guard case .numbers(let n) = position else { return nil }
                     if raw.misfit != nil { continue }
-                    if n.count == 2 || n.count == 3 {  // an altitude is allowed and ignored
+                    if GeofenceFile.isPosition(n) {
                         raw.pairs.append(n[0])
                         raw.pairs.append(n[1])
                     } else {
@@ -287,7 +287,7 @@ enum GeofenceFile {
                     points.reserveCapacity(ring.count)
                     for i in 0..<ring.count {
                         if let misfit = ring.misfit, misfit.index == i {
-                            throw refuse("\(whereRing), position \(i): a position is [longitude, latitude], not \(misfit.width) numbers")
+                            throw refuse("\(whereRing), position \(i): \(GeofenceFile.misfit(misfit.width))")
                         }
                         points.append(try Self.position(longitude: ring.pairs[2 * i], latitude: ring.pairs[2 * i + 1],
                                                         where: "\(whereRing), position \(i)", refuse))
@@ -317,9 +317,7 @@ enum GeofenceFile {
             return Geofence(id: id, shape: .polygons(polygons))
         case "Point":
             guard let position = raw.point else { throw refuse("the Point's coordinates are not a [longitude, latitude] position") }
-            guard position.count == 2 || position.count == 3 else {
-                throw refuse("the Point: a position is [longitude, latitude], not \(position.count) numbers")
-            }
+            guard Self.isPosition(position) else { throw refuse("the Point: \(Self.misfit(position.count))") }
             let center = try Self.position(longitude: position[0], latitude: position[1], where: "the Point", refuse)
             guard raw.radiusPresent else { throw refuse("a Point fence needs properties.radius_m (metres)") }
             guard let radius = raw.radius else { throw refuse("properties.radius_m must be a number of metres") }
@@ -331,6 +329,13 @@ enum GeofenceFile {
             throw refuse("a \(quoted(other)) geometry is not a fence: Polygon, MultiPolygon, or Point with properties.radius_m")
         }
     }
+
+    /// Whether `numbers` is a position: a longitude and a latitude, and an altitude after them
+    /// (allowed and ignored).
+    static func isPosition(_ numbers: [Double]) -> Bool { numbers.count == 2 || numbers.count == 3 }
+
+    /// What is wrong with a position of `count` numbers.
+    static func misfit(_ count: Int) -> String { "a position is [longitude, latitude], not \(count) numbers" }
 
     /// A position's longitude and latitude, within range.
     /// (`place` is made only for a message, not a string for every position as before.)
