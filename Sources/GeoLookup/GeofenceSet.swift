@@ -106,19 +106,42 @@ public final class GeofenceLocator {
     public let set: GeofenceSet
     private let context: GEOSContext
     private var prepared: [Int: PreparedGeometry] = [:]
-    private var found: [Int] = []
-    /// The lists this thread has turned into handles (``GeofenceListCache``).
-    private var lists = GeofenceListCache()
 
-    /// The set's grid and shapes, held here too: one load each, not two.
+    /// What a query changes, in memory the locator owns: the fences found, and the lists this
+    /// thread has turned into handles (``GeofenceListCache``). Reached through a pointer, not as
+    /// a class's stored `var`s: passing those `inout` cost a dynamic exclusivity check
+    /// (`swift_beginAccess`/`swift_endAccess`) each, and with the retains and releases of
+    /// ``levels`` and ``lists`` they were about a tenth of a point's time (`perf annotate` of the
+    /// membership benchmark).
+    private struct Scratch {
+        var found: [Int] = []
+        var lists = GeofenceListCache()
+    }
+    private let scratch: UnsafeMutablePointer<Scratch>
+
+    /// The set's grid, shapes and list table, held here too: one load each, not two.
     private let grid: GeofenceGrid
     private let shapes: FenceShapes
+    private let lists: GeofenceListTable
+    /// The grid's levels, in memory the locator owns (iterating the grid's array retained it).
+    private let levels: UnsafeMutableBufferPointer<Int>
 
     init(set: GeofenceSet) throws(GEOSError) {
         self.set = set
         grid = set.grid
         shapes = set.shapes
+        lists = set.lists
         context = try GEOSContext()
+        levels = .allocate(capacity: set.grid.levels.count)
+        _ = levels.initialize(from: set.grid.levels)
+        scratch = .allocate(capacity: 1)
+        scratch.initialize(to: Scratch())
+    }
+
+    deinit {
+        levels.deallocate()
+        scratch.deinitialize(count: 1)
+        scratch.deallocate()
     }
 
     /// The numbers (places in ``GeofenceSet/fences``) of the fences holding `point`, ascending,
@@ -138,7 +161,7 @@ public final class GeofenceLocator {
         found.removeAll(keepingCapacity: true)
         guard point.latitude.isFinite, point.longitude.isFinite,
               (-90...90).contains(point.latitude), (-180...180).contains(point.longitude) else { return }
-        for k in grid.levels {
+        for k in levels {
             for mark in grid.marks(level: k, latitude: point.latitude, longitude: point.longitude) {
                 let n = Int(mark >> 2)
                 if mark & 1 == 1 || holds(n, circle: mark & 2 != 0, point) { found.append(n) }
@@ -153,8 +176,8 @@ public final class GeofenceLocator {
     /// - Complexity: ``fences(containing:)``'s, and for a point in two or more fences a lookup
     ///   of the list in the table.
     public func list(containing point: GeoPoint) -> GeofenceList {
-        collect(point, into: &found)
-        return set.lists.list(of: found, cache: &lists)
+        collect(point, into: &scratch.pointee.found)
+        return lists.list(of: scratch.pointee.found, cache: &scratch.pointee.lists)
     }
 
     /// The ids of the fences holding `point`, in ascending order.
