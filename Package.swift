@@ -41,6 +41,8 @@ let package = Package(
         // by H3Core, GeoLookup and EnrichEngine. Pure Swift, no dependencies; public and
         // inlinable so that the hot paths of other modules inline it.
         .target(name: "GeoMath"),
+        // a prefetch hint for Swift callers (GeofenceGrid)
+        .target(name: "CMemoryHints"),
         // Pure-Swift H3 v4, bit-exact with H3 4.5.0. Depends only on GeoMath.
         .target(name: "H3Core", dependencies: ["GeoMath"]),
         // The values every layer shares: the `geo` object (Enrichment), a number as JSON wrote it,
@@ -51,7 +53,7 @@ let package = Package(
 
         // Country, postal-code, FSA and time-zone lookups over the memory-mapped files in data/
         // (H3Core: the time-zone file is keyed by H3 resolution-4 cells).
-        .target(name: "GeoLookup", dependencies: ["GeoMath", "GeoModel", "H3Core", "GeoBridge", "ThreadSharing"]),
+        .target(name: "GeoLookup", dependencies: ["GeoMath", "GeoModel", "H3Core", "GeoBridge", "ThreadSharing", "CMemoryHints"]),
 
         // The hot-path record codec: one input line to a checked record (as the peer decides)
         // and the `geo` splice of the output line, byte-exact with the peer. No dependencies.

@@ -50,6 +50,7 @@ public struct StandardEnricher: FixEnricher {
 
     public mutating func enrich(_ position: ReportedPosition, at timestamp: Timestamp) -> Enrichment {
         let latitude = position.latitudeDegrees, longitude = position.longitudeDegrees
+        locator.prefetch(latitude: latitude, longitude: longitude)  // its miss behind the H3 cell's work
         // positions are validated (finite, in range) when a Fix is built
         guard let cell = try? H3Cell(LatLng(latitude: latitude, longitude: longitude), resolution: resolution) else {
             preconditionFailure("a validated fix has finite coordinates")

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CMemoryHints
 import GeoBridge
 import GeoMath
 import ThreadSharing
@@ -109,6 +110,16 @@ final class GeofenceGrid: @unchecked Sendable {
             if slot.pointee.key == 0 { return UnsafeBufferPointer(start: nil, count: 0) }
             i = (i + 1) & mask
         }
+    }
+
+    /// Starts bringing in the slot where ``marks(level:latitude:longitude:)`` begins its search
+    /// at level `k`, without waiting for it: a caller that has other work before the query
+    /// (the H3 cell, the country and the postal code of a fix) hides the table's cache miss
+    /// behind it.
+    @inline(__always)
+    func prefetch(level k: Int, latitude: Double, longitude: Double) {
+        let key = Self.key(level: k, x: Self.cellIndex(longitude, k), y: Self.cellIndex(latitude, k))
+        geo_prefetch_for_reading(slots + Int(truncatingIfNeeded: (key &* Self.hash) >> shift))
     }
 
     /// `floor(value · 2^k)`: exact for any double (scaling by a power of two only moves the

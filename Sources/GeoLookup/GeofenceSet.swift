@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CMemoryHints
 import GeoBridge
 import GeoMath
 
@@ -170,6 +171,30 @@ public final class GeofenceLocator {
         if found.count > 1 { found.sort() }
     }
 
+    /// Starts bringing in the part of the index a query of `point` reads first, so that a
+    /// ``list(containing:)`` of it after other work finds it in the cache (see
+    /// ``LocationLookup/Locator/prefetch(latitude:longitude:)``).
+    @inline(__always)
+    public func prefetch(_ point: GeoPoint) {
+        guard point.latitude.isFinite, point.longitude.isFinite,
+              (-90...90).contains(point.latitude), (-180...180).contains(point.longitude) else { return }
+        for k in levels { grid.prefetch(level: k, latitude: point.latitude, longitude: point.longitude) }
+    }
+
+    /// After ``prefetch(_:)`` and other work: starts bringing in the entries of the fences
+    /// whose edge passes `point`'s cells (the ones a query tests exactly), reading the cells'
+    /// slots, which the first prefetch has brought in by then.
+    @inline(__always)
+    public func prefetchShapes(_ point: GeoPoint) {
+        guard point.latitude.isFinite, point.longitude.isFinite,
+              (-90...90).contains(point.latitude), (-180...180).contains(point.longitude) else { return }
+        for k in levels {
+            for mark in grid.marks(level: k, latitude: point.latitude, longitude: point.longitude) where mark & 1 == 0 {
+                shapes.prefetch(Int(mark >> 2), circle: mark & 2 != 0)
+            }
+        }
+    }
+
     /// The fences holding `point` as a handle of the set's ``GeofenceSet/lists`` (what an
     /// ``Enrichment`` keeps).
     ///
@@ -248,6 +273,16 @@ final class FenceShapes: Sendable {
     }
 
     enum Answer { case inside, outside, nearEdge }
+
+    /// Starts bringing in fence `n`'s entry (see ``GeofenceLocator/prefetchShapes(_:)``).
+    @inline(__always)
+    func prefetch(_ n: Int, circle: Bool) {
+        if circle {
+            circles.withUnsafeBufferPointer { geo_prefetch_for_reading($0.baseAddress! + n) }
+        } else {
+            polygons.withUnsafeBufferPointer { geo_prefetch_for_reading($0.baseAddress! + n) }
+        }
+    }
 
     let circles: [Circle]
     let polygons: [Polygon]
