@@ -62,7 +62,7 @@ public enum SDKSplice {
                 Splice.writeZoneName(geo.timeZone!, to: &w)
             case .geofences:
                 if insert { w.write(comma ? #","geofences":"# : #""geofences":"#) }
-                array!.withUnsafeBufferPointer { w.write($0) }
+                w.write(array!)
             case .geo:
                 // Splice's text is `,"geo":{…}}`: the last `}` closes the record, which stays in the line
                 Splice.writeHead(geo, to: &w)

@@ -142,15 +142,16 @@ public enum Splice {
     /// The room a `geo` text needs with its `geofences` array (JSON), if any: the array's length
     /// is the users' fence ids', so it is added to the bound rather than bounded.
     @inline(__always)
-    static func capacity(geofences array: [UInt8]?) -> Int { capacity + (array.map { $0.count + 16 } ?? 0) }
+    static func capacity(geofences array: UnsafeBufferPointer<UInt8>?) -> Int { capacity + (array.map { $0.count + 16 } ?? 0) }
 
-    /// The `geofences` array of `geo` as JSON, read from its fence set's table; `nil` when `geo`
-    /// has no list (fences were not asked for).
+    /// The `geofences` array of `geo` as JSON, read from its fence set's table (memory the
+    /// table owns: valid while the caller holds `table`); `nil` when `geo` has no list (fences
+    /// were not asked for).
     @inline(__always)
-    static func geofenceArray(_ geo: Enrichment, _ table: GeofenceListTable?) -> [UInt8]? {
+    static func geofenceArray(_ geo: Enrichment, _ table: GeofenceListTable?) -> UnsafeBufferPointer<UInt8>? {
         guard let list = geo.geofences else { return nil }
         guard let table else { preconditionFailure("an enrichment with a geofence list is written with its fence set's table") }
-        return table.json(of: list)
+        return table.text(of: list)
     }
 
     /// `,"geo":{"latitude":…,"longitude":…,"accuracy":…,"fix_timestamp":"…","age_ms":`
@@ -171,7 +172,7 @@ public enum Splice {
     /// `,"h3":"…","country":"…","postalcode":"…","fsa":"…","postal_distance_m":…,"timezone":"…","utc_offset_s":…,"geofences":[…]}}`
     /// (`geofences` the JSON array of ``geofenceArray(_:_:)``; the writer sized with
     /// ``capacity(geofences:)``).
-    static func writeTail(_ geo: Enrichment, geofences array: [UInt8]?, to w: inout ByteWriter) {
+    static func writeTail(_ geo: Enrichment, geofences array: UnsafeBufferPointer<UInt8>?, to w: inout ByteWriter) {
         w.write(#","h3":"#)
         OrjsonText.writeHexString(geo.h3.rawValue, to: &w)
         if let country = geo.country {
@@ -198,7 +199,7 @@ public enum Splice {
         }
         if let array {
             w.write(#","geofences":"#)
-            array.withUnsafeBufferPointer { w.write($0) }
+            w.write(array)
         }
         w.write("}}")
     }

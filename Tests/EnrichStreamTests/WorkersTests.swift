@@ -1,5 +1,7 @@
 import EnrichStream
 import Foundation
+import GeoBridge
+import GeoLookup
 import RecordCodec
 import Testing
 import TestSupport
@@ -85,6 +87,58 @@ import TestSupport
             // the first line that differs, not the whole outputs (megabytes) in the report
             #expect(Self.firstDifference(many.outputLines, one.outputLines) == nil, "\(workers) workers, seed \(seed)")
             #expect(Self.firstDifference(many.errorLines, one.errorLines) == nil, "\(workers) workers, seed \(seed)")
+            #expect(many.statistics == one.statistics, "\(workers) workers, seed \(seed)")
+        }
+    }
+
+    /// With fences, several workers turn lists into handles in one shared table at once (under
+    /// its lock) and read them back without it (``GeoModel/GeofenceListTable``): the output is
+    /// still one worker's, and under the thread sanitizer this is that table's race check.
+    /// 600 overlapping circles and squares around the stream's cities, so that most fixes are in
+    /// two or more fences, each new list interned by whichever worker meets it first.
+    @Test func severalWorkersWithFencesWriteWhatOneWrites() throws {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        print("WorkersTests fences seed \(seed)")
+        var rng = SplitMix64(seed: seed)
+        let cities = [(49.8951, -97.1384), (43.6532, -79.3832), (45.5019, -73.5674), (49.2827, -123.1207),
+                      (40.7128, -74.0060), (41.8781, -87.6298), (53.5461, -113.4938), (46.8139, -71.2080)]
+        var fences: [Geofence] = []
+        for k in 0..<600 {
+            let city = cities[k % cities.count]
+            let lat = city.0 + Double.random(in: -0.05...0.05, using: &rng)
+            let lng = city.1 + Double.random(in: -0.05...0.05, using: &rng)
+            let size = Double.random(in: 0.005...0.04, using: &rng)
+            if k % 2 == 0 {
+                fences.append(Geofence(id: "c\(k)", shape: .circle(center: GeoPoint(latitude: lat, longitude: lng),
+                                                                     radiusMetres: size * 111_000)))
+            } else {
+                let ring = [GeoPoint(latitude: lat - size, longitude: lng - size), GeoPoint(latitude: lat - size, longitude: lng + size),
+                            GeoPoint(latitude: lat + size, longitude: lng + size), GeoPoint(latitude: lat + size, longitude: lng - size),
+                            GeoPoint(latitude: lat - size, longitude: lng - size)]
+                fences.append(Geofence(id: "p\(k)", shape: .polygons([[ring]])))
+            }
+        }
+        let input = Self.stream(.canonical, lines: 30_000, sessions: 3_000, seed: seed)
+        // a fresh set (and so a fresh, empty list table) for each run: the workers intern the
+        // lists themselves, at the same time
+        func run(workers: Int) throws -> (StreamRun, LocationLookup) {
+            let lookup = try LocationLookup(dataDirectory: StreamRun.repositoryRoot.appendingPathComponent("data").path,
+                                            geofences: GeofenceSet(fences: fences))
+            var options = EnrichOptions()
+            options.workers = workers
+            options.batchBytes = 1 << 16
+            return (try StreamRun.run([input], options: options, lookup: lookup), lookup)
+        }
+        let (one, lookup) = try run(workers: 1)
+        let inTwoOrMore = one.outputLines.filter { line in
+            guard let range = line.firstRange(of: Array(#""geofences":["#.utf8)) else { return false }
+            return line[range.upperBound...].prefix { $0 != UInt8(ascii: "]") }.contains(UInt8(ascii: ","))
+        }.count
+        #expect(inTwoOrMore > 1_000, "lines with a list of two or more fences: \(inTwoOrMore), seed \(seed)")
+        #expect(lookup.geofences!.lists.internedLists > 100, "seed \(seed)")
+        for workers in [2, 3] {
+            let (many, _) = try run(workers: workers)
+            #expect(Self.firstDifference(many.outputLines, one.outputLines) == nil, "\(workers) workers, seed \(seed)")
             #expect(many.statistics == one.statistics, "\(workers) workers, seed \(seed)")
         }
     }
