@@ -17,6 +17,7 @@ import argparse
 import hashlib
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -24,17 +25,30 @@ import tempfile
 import time
 
 
-def timed_run(argv, stdout_path=os.devnull, tool="ab_enrich"):
-    """One run of `argv`, its output to `stdout_path`: (wall s, user+sys CPU s, peak RSS bytes).
-    Also used by enrich_options_ab.py."""
-    with open(stdout_path, "wb") as out:
+# `enrich`'s summary line (without --quiet): the start-up (data and fences loaded) and the lines
+SUMMARY = re.compile(rb"start-up ([0-9.]+) s, the lines ([0-9.]+) s")
+
+
+def timed_run(argv, stdout_path=os.devnull, tool="ab_enrich", summary=False):
+    """One run of `argv`, its output to `stdout_path`: (wall s, user+sys CPU s, peak RSS bytes),
+    and with `summary` (argv without --quiet) also the start-up and the lines' seconds that the
+    run's summary line gives. Also used by enrich_options_ab.py."""
+    with open(stdout_path, "wb") as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(argv, stdout=out, stderr=err if summary else subprocess.DEVNULL)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
+        err.seek(0)
+        stderr = err.read()
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"{tool}: {' '.join(argv)} exited with {os.waitstatus_to_exitcode(status)}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
+    figures = (wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024)
+    if not summary:
+        return figures
+    found = SUMMARY.search(stderr)
+    if not found:
+        sys.exit(f"{tool}: no start-up and lines times in the summary of {' '.join(argv)}: {stderr[-300:]!r}")
+    return figures + (float(found.group(1)), float(found.group(2)))
 
 
 def run(binary, stream, workers, stdout_path=os.devnull):
