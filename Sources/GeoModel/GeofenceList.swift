@@ -13,7 +13,9 @@ public struct GeofenceList: Hashable, Sendable {
     public let rawValue: UInt32
 
     @usableFromInline static let internedBit: UInt32 = 1 << 31
-    /// The largest fence number a handle can hold alone (and the most interned lists, less one).
+    /// The largest fence number a handle can hold alone (and the most interned lists, less one;
+    /// the table holds at most 2^26 fences and lists together, see ThreadSharing's
+    /// `PublishedBytes`).
     static let largestSingle = Int(internedBit) - 2
 
     @inlinable init(rawValue: UInt32) { self.rawValue = rawValue }

@@ -11,78 +11,41 @@ import ThreadSharing
 /// distinct ways the fences overlap (the faces of their arrangement), not by the stream, and a
 /// handle kept in any session's history stays readable.
 ///
-/// Reading a list (its JSON, its numbers) takes no lock and counts no reference: every text and
-/// every interned list is written once, into memory the table owns and never moves, before the
-/// handle that reads it exists. A thread holds a handle only after the lock that made it was
-/// released (the handle came from ``list(of:)``, from its own cache of such handles, or in a
-/// value handed over by a queue or lock), so it sees what was written. Under `enrich` with
-/// 20,000 fences, reading the text under the lock and retaining the array was about 7 % of
-/// what the fences added to a line (`perf`, 1 worker). `@unchecked Sendable` for that memory.
+/// Reading a list (its JSON, its numbers) takes no lock and counts no reference: the texts and
+/// numbers are ThreadSharing's `PublishedBytes`, written once before the handle that reads them
+/// exists (its comment says why a reader sees them).
 ///
 /// Memory: each fence's name twice (quoted, and as a one-element array), plus each interned
-/// list's numbers (4 bytes a fence) and its JSON text.
-public final class GeofenceListTable: @unchecked Sendable {
+/// list's numbers (4 bytes a fence) and its JSON text, and 128 KB of directory for each of the
+/// two (`PublishedBytes`).
+public final class GeofenceListTable: Sendable {
     /// Each fence's id as a JSON string (with its quotes), by fence number.
     private let quotedNames: [[UInt8]]
-    /// `[]`, then `["id"]` of each fence (the array of a fix in that fence alone), one after
-    /// another, and where each fence's begins (one more for the end).
-    private let singleTexts: UnsafeMutableBufferPointer<UInt8>
-    private let singleStarts: UnsafeMutableBufferPointer<Int>
-    /// The interned lists, read without the lock.
-    private let lists: UnsafeMutablePointer<Chunk?>
-    /// The handles of the lists, under the lock: also where new lists are written.
-    private let interned: Monitor<Interned>
-
-    /// An interned list: its fence numbers and its JSON text.
-    private struct Entry {
-        var numbers: UnsafeBufferPointer<UInt32>
-        var text: UnsafeBufferPointer<UInt8>
-    }
-    private typealias Chunk = UnsafeMutablePointer<Entry>
-    /// Lists a chunk holds, and chunks at most: 2^26 distinct lists (over a gigabyte of text).
-    private static let chunkBits = 12, mostChunks = 1 << 14
-
-    private struct Interned {
-        var count = 0
-        var handles: [[UInt32]: UInt32] = [:]
-    }
+    /// The `geofences` arrays: `[]` (string 0), then `["id"]` of each fence, the array of a fix
+    /// in that fence alone (string 1 + n), then each interned list's (string 1 + count + k).
+    private let texts: PublishedBytes
+    /// Each interned list's fence numbers (`UInt32`s; string k).
+    private let numbers = PublishedBytes()
+    /// The handles of the interned lists, under the lock (where new ones are made).
+    private let handles: Monitor<[[UInt32]: UInt32]>
 
     /// - Parameter ids: the fences' ids, by fence number (ascending order of id, UTF-8 bytes).
     public init(ids: [String]) {
         precondition(ids.count <= GeofenceList.largestSingle, "too many fences for a 31-bit handle")
-        quotedNames = ids.map { Array(JSONString.quoted($0).utf8) }
-        singleStarts = .allocate(capacity: ids.count + 1)
-        var total = 2
-        for (n, name) in quotedNames.enumerated() {
-            singleStarts[n] = total
-            total += name.count + 2
+        let names = ids.map { Array(JSONString.quoted($0).utf8) }
+        let texts = PublishedBytes()
+        Array("[]".utf8).withUnsafeBytes { _ = texts.append($0) }
+        var single: [UInt8] = []
+        for name in names {
+            single.removeAll(keepingCapacity: true)
+            single.append(UInt8(ascii: "["))
+            single += name
+            single.append(UInt8(ascii: "]"))
+            single.withUnsafeBytes { _ = texts.append($0) }
         }
-        singleStarts[ids.count] = total
-        singleTexts = .allocate(capacity: total)
-        singleTexts[0] = UInt8(ascii: "[")
-        singleTexts[1] = UInt8(ascii: "]")
-        for (n, name) in quotedNames.enumerated() {
-            var at = singleStarts[n]
-            singleTexts[at] = UInt8(ascii: "[")
-            for byte in name { at += 1; singleTexts[at] = byte }
-            singleTexts[at + 1] = UInt8(ascii: "]")
-        }
-        lists = .allocate(capacity: Self.mostChunks)
-        lists.initialize(repeating: nil, count: Self.mostChunks)
-        interned = Monitor(Interned())
-    }
-
-    deinit {
-        singleTexts.deallocate()
-        singleStarts.deallocate()
-        let count = interned.withLock { $0.count }
-        for k in 0..<count {
-            let entry = lists[k >> Self.chunkBits]![k & (1 << Self.chunkBits - 1)]
-            entry.numbers.deallocate()
-            entry.text.deallocate()
-        }
-        for c in 0..<Self.mostChunks { lists[c]?.deallocate() }
-        lists.deallocate()
+        quotedNames = names
+        self.texts = texts
+        handles = Monitor([:])
     }
 
     /// Fences named.
@@ -123,35 +86,24 @@ public final class GeofenceListTable: @unchecked Sendable {
     }
 
     private func intern(_ numbers: [UInt32]) -> GeofenceList {
-        let handle: UInt32 = interned.withLock { table in
-            if let known = table.handles[numbers] { return known }
-            let k = table.count
-            precondition(k < min(GeofenceList.largestSingle, Self.mostChunks << Self.chunkBits), "too many distinct fence lists")
+        let handle: UInt32 = handles.withLock { handles in
+            if let known = handles[numbers] { return known }
+            let k = handles.count
+            precondition(k < GeofenceList.largestSingle, "too many distinct fence lists")
             var text: [UInt8] = [UInt8(ascii: "[")]
             for (i, n) in numbers.enumerated() {
                 if i > 0 { text.append(UInt8(ascii: ",")) }
                 text += quotedNames[Int(n)]
             }
             text.append(UInt8(ascii: "]"))
-            let chunk = k >> Self.chunkBits
-            if lists[chunk] == nil { lists[chunk] = .allocate(capacity: 1 << Self.chunkBits) }
-            let ownNumbers = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: numbers.count)
-            _ = ownNumbers.initialize(from: numbers)
-            let ownText = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.count)
-            _ = ownText.initialize(from: text)
-            (lists[chunk]! + (k & (1 << Self.chunkBits - 1))).initialize(
-                to: Entry(numbers: UnsafeBufferPointer(ownNumbers), text: UnsafeBufferPointer(ownText)))
-            table.count = k + 1
-            table.handles[numbers] = UInt32(k)
+            // both written before the handle exists (the lock is released after)
+            let textIndex = text.withUnsafeBytes { texts.append($0) }
+            let numbersIndex = numbers.withUnsafeBytes { self.numbers.append($0) }
+            precondition(textIndex == 1 + quotedNames.count + k && numbersIndex == k, "lists appended out of order")
+            handles[numbers] = UInt32(k)
             return UInt32(k)
         }
         return GeofenceList(rawValue: GeofenceList.internedBit | handle)
-    }
-
-    /// Interned list `k` (a handle's), read without the lock (see the type's comment).
-    @inline(__always)
-    private func entry(_ k: Int) -> Entry {
-        lists[k >> Self.chunkBits].unsafelyUnwrapped[k & (1 << Self.chunkBits - 1)]
     }
 
     /// The `geofences` array of a list, as JSON: `["a","b"]`, `[]` for none.
@@ -159,13 +111,19 @@ public final class GeofenceListTable: @unchecked Sendable {
 
     /// The `geofences` array of a list, as JSON, in memory the table owns: valid while the
     /// table lives. No lock, no reference counted.
+    /// - Precondition: `list` was made by this table.
     @inline(__always)
     package func text(of list: GeofenceList) -> UnsafeBufferPointer<UInt8> {
-        if list.isEmpty { return UnsafeBufferPointer(rebasing: singleTexts[0..<2]) }
-        if let n = list.single {
-            return UnsafeBufferPointer(rebasing: singleTexts[singleStarts[n]..<singleStarts[n + 1]])
+        let k: Int
+        if list.isEmpty {
+            k = 0
+        } else if let n = list.single {
+            precondition(n < quotedNames.count, "a fence list of another table")
+            k = 1 + n
+        } else {
+            k = 1 + quotedNames.count + list.interned!
         }
-        return entry(list.interned!).text
+        return texts[k].assumingMemoryBound(to: UInt8.self)
     }
 
     /// The fence numbers of a list, ascending, in `numbers` (emptied first).
@@ -176,11 +134,11 @@ public final class GeofenceListTable: @unchecked Sendable {
             numbers.append(UInt32(n))
             return
         }
-        numbers.append(contentsOf: entry(list.interned!).numbers)
+        numbers.append(contentsOf: self.numbers[list.interned!].assumingMemoryBound(to: UInt32.self))
     }
 
     /// Distinct lists of two or more interned so far.
-    public var internedLists: Int { interned.withLock { $0.count } }
+    public var internedLists: Int { handles.withLock { $0.count } }
 }
 
 /// One thread's memory of the fence lists it has turned into handles

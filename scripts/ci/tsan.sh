@@ -3,7 +3,8 @@
 # EnrichStream (the reader, worker and writer threads over shared batches; GeoEnricher's pool), EnrichEngine
 # (LocationEngine's shards), LocationPush (the pusher's event loop and its callers), GeoLookup's
 # pool of locators (LocationLookupSharingTests) and its fence files read and indexed in parts on
-# several threads (GeofenceSetTests).
+# several threads (GeofenceSetTests); the fence lists' table, interned by several workers at once and
+# read without its lock (WorkersTests, in EnrichStream).
 # Built apart, in .build-tsan, so it does not throw away the ordinary debug build. Any race
 # report fails the run: halt_on_error stops the test process at the first report, with a
 # non-zero status that `swift test` passes on.
