@@ -41,7 +41,7 @@ let package = Package(
         // by H3Core, GeoLookup and EnrichEngine. Pure Swift, no dependencies; public and
         // inlinable so that the hot paths of other modules inline it.
         .target(name: "GeoMath"),
-        // a prefetch hint for Swift callers (GeofenceGrid)
+        // a prefetch hint for Swift callers (the fence index's lookups in GeoLookup)
         .target(name: "CMemoryHints"),
         // Pure-Swift H3 v4, bit-exact with H3 4.5.0. Depends only on GeoMath.
         .target(name: "H3Core", dependencies: ["GeoMath"]),

@@ -433,7 +433,8 @@ enum FenceJSON {
                 if !overflow { integer = v }
             }
             // the grammar is checked; the record codec's exact reader (Clinger's fast path for
-            // the usual coordinates; glibc's strtod took 0.23 s of loading 100,000 fences)
+            // the usual coordinates, exact integer arithmetic for 16-19 digits; glibc's strtod
+            // took 0.23 s of loading 100,000 fences)
             let value = JSONNumber.readDouble(bytes, from: start, to: i)
             guard value.isFinite else { throw fail("a number too large for a double") }
             return (value, integer)

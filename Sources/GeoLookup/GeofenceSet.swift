@@ -112,11 +112,11 @@ public final class GeofenceLocator {
     /// thread has turned into handles (``GeofenceListCache``). Reached through a pointer, not as
     /// a class's stored `var`s: passing those `inout` cost a dynamic exclusivity check
     /// (`swift_beginAccess`/`swift_endAccess`) each, and with the retains and releases of
-    /// ``levels`` and ``lists`` they were about a tenth of a point's time (`perf annotate` of the
+    /// ``levels`` and the list table they were about a tenth of a point's time (`perf annotate` of the
     /// membership benchmark).
     private struct Scratch {
         var found: [Int] = []
-        var lists = GeofenceListCache()
+        var listCache = GeofenceListCache()
     }
     private let scratch: UnsafeMutablePointer<Scratch>
 
@@ -202,7 +202,7 @@ public final class GeofenceLocator {
     ///   of the list in the table.
     public func list(containing point: GeoPoint) -> GeofenceList {
         collect(point, into: &scratch.pointee.found)
-        return lists.list(of: scratch.pointee.found, cache: &scratch.pointee.lists)
+        return lists.list(of: scratch.pointee.found, cache: &scratch.pointee.listCache)
     }
 
     /// The ids of the fences holding `point`, in ascending order.

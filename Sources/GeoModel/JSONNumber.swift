@@ -44,9 +44,10 @@ extension JSONNumber {
 
     /// The correctly rounded double of a checked, finite number's text (JSON number syntax).
     ///
-    /// Clinger's fast path covers the usual coordinates (up to 19 significant digits, a
-    /// mantissa up to 2^53 and |exponent| <= 22: one exact operation); anything else goes to
-    /// the standard library's parser, which is correctly rounded too.
+    /// Clinger's fast path covers the usual coordinates (a mantissa up to 2^53 and |exponent|
+    /// <= 22: one exact operation); up to 19 significant digits and |exponent| <= 27,
+    /// ``roundedExactly(_:timesTenToThe:)``; anything else goes to the standard library's
+    /// parser. All three are correctly rounded.
     package static func readDouble(_ p: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Double {
         var i = start
         let negative = p[i] == UInt8(ascii: "-")
@@ -108,19 +109,18 @@ extension JSONNumber {
     static let powersOfFive: [UInt64] = (0...27).map { k in (0..<k).reduce(UInt64(1)) { p, _ in p * 5 } }
 
     /// `mantissa` × 10^`exponent`, correctly rounded (to nearest, ties to even), for the
-    /// numbers Clinger's path leaves: 17-19 significant digits (a mantissa above 2^53), as a
-    /// fence file's coordinates written by `repr` often have, with |exponent| <= 27. Nil for
-    /// anything else (the standard library's parser takes it).
+    /// numbers Clinger's path leaves: a mantissa above 2^53 (16-19 significant digits, as a
+    /// fence file's coordinates written by `repr` often have), or 22 < |exponent| <= 27. Nil
+    /// for |exponent| > 27 (the standard library's parser takes those).
     ///
     /// Exact integer arithmetic, no table of approximations: 10^-k = 5^-k × 2^-k, so a
     /// negative exponent is one 128-by-64-bit division by 5^k (which fits 64 bits for k <= 27),
-    /// with the mantissa shifted up first so that the quotient has 62-64 bits; a positive one is
+    /// with the mantissa shifted up first so that the quotient has 63 or 64 bits; a positive one is
     /// a 64-by-64-bit product with 5^k. Either way the result is an integer of up to 128 bits,
     /// known exactly or up to a non-zero remainder below its last bit (the sticky bit), times a
-    /// power of two; rounding it to 53 bits is then exact. Measured on the benchmark's 20,000
+    /// power of two; rounding it to 53 bits is then exact. Measured on the benchmark's 100,000
     /// fences (`lookup --geofences`): strtod through `Double(String)` was about 10 % of the
     /// loading's samples.
-    @usableFromInline
     static func roundedExactly(_ mantissa: UInt64, timesTenToThe exponent: Int) -> Double? {
         guard mantissa != 0, exponent >= -27, exponent <= 27 else { return nil }
         if exponent >= 0 {
@@ -131,7 +131,7 @@ extension JSONNumber {
         let mantissaBits = 64 - mantissa.leadingZeroBitCount
         let divisorBits = 64 - divisor.leadingZeroBitCount
         // mantissa × 2^shift < 2^(mantissaBits + shift) = 2^(63 + divisorBits) <= 2^64 × divisor,
-        // so the quotient fits 64 bits; and it is at least 2^62 - 1.
+        // so the quotient fits 64 bits; and it is at least 2^62.
         let shift = 63 + divisorBits - mantissaBits
         let high = shift >= 64 ? mantissa << (shift - 64) : (shift == 0 ? 0 : mantissa >> (64 - shift))
         let low = shift >= 64 ? 0 : mantissa << shift
