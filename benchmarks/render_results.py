@@ -478,13 +478,15 @@ def render_geofences(w, rows, anchor, enrich):
     w("")
     if enrich:
         wo, wi = enrich["without"], enrich["with"]
-        verdict = lambda ratio: "met" if ratio <= GEOFENCE_ENRICH_GOAL else "**not met**"
+        def verdict(ratio):
+            return "met" if ratio <= GEOFENCE_ENRICH_GOAL else "**not met**"
         w(f"`geo-enrich enrich` on the stream ({enrich['lines']:,} lines) without and with `{enrich['options']}` "
           f"(`anchors/enrich_options_ab.py --case geofences`, {enrich['runs']} runs each way, alternating; the "
           "fences' loading is part of each run; the output with fences, less its `geofences` arrays, is "
-          "checked byte-identical to the one without). *Start-up* and *the lines* are each run's own "
-          "summary line: the time before the first line is read (the data and the fences loaded), and "
-          "from the first line read to the last written.")
+          "checked byte-identical to the one without)."
+          + (" *Start-up* and *the lines* are each run's own summary line: the time before the first "
+             "line is read (the data and the fences loaded), and from the first line read to the last "
+             "written." if "lines_s" in wo else ""))
         w("")
         has_lines = "lines_s" in wo
         if has_lines:

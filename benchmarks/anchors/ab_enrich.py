@@ -45,7 +45,8 @@ def timed_run(argv, stdout_path=os.devnull, tool="ab_enrich", summary=False):
     figures = (wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024)
     if not summary:
         return figures
-    found = SUMMARY.search(stderr)
+    # the summary is the last line (bad lines' reports, which echo input, come before it)
+    found = SUMMARY.search(stderr.rstrip(b"\n").rsplit(b"\n", 1)[-1])
     if not found:
         sys.exit(f"{tool}: no start-up and lines times in the summary of {' '.join(argv)}: {stderr[-300:]!r}")
     return figures + (float(found.group(1)), float(found.group(2)))
