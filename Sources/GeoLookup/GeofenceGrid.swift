@@ -94,9 +94,9 @@ final class GeofenceGrid: @unchecked Sendable {
     /// fence marks it), valid while the grid lives.
     @inline(__always)
     func marks(level k: Int, latitude: Double, longitude: Double) -> UnsafeBufferPointer<UInt32> {
-        let key = Self.key(level: k, x: Self.cellIndex(longitude, k), y: Self.cellIndex(latitude, k))
+        let (key, start) = home(level: k, latitude: latitude, longitude: longitude)
         let mask = slotCount - 1
-        var i = Int(truncatingIfNeeded: (key &* Self.hash) >> shift)
+        var i = start
         while true {
             let slot = slots + i
             if slot.pointee.key == key {
@@ -118,8 +118,15 @@ final class GeofenceGrid: @unchecked Sendable {
     /// behind it.
     @inline(__always)
     func prefetch(level k: Int, latitude: Double, longitude: Double) {
+        geo_prefetch_for_reading(slots + home(level: k, latitude: latitude, longitude: longitude).slot)
+    }
+
+    /// The key of the cell holding (`latitude`, `longitude`) at level `k`, and the slot where
+    /// its search begins.
+    @inline(__always)
+    private func home(level k: Int, latitude: Double, longitude: Double) -> (key: UInt64, slot: Int) {
         let key = Self.key(level: k, x: Self.cellIndex(longitude, k), y: Self.cellIndex(latitude, k))
-        geo_prefetch_for_reading(slots + Int(truncatingIfNeeded: (key &* Self.hash) >> shift))
+        return (key, Int(truncatingIfNeeded: (key &* Self.hash) >> shift))
     }
 
     /// `floor(value · 2^k)`: exact for any double (scaling by a power of two only moves the

@@ -156,12 +156,18 @@ public final class GeofenceLocator {
         return found
     }
 
+    /// Whether `point` is a position a query answers (finite, in range); any other is in no fence.
+    @inline(__always)
+    private static func isQueryable(_ point: GeoPoint) -> Bool {
+        point.latitude.isFinite && point.longitude.isFinite
+            && (-90...90).contains(point.latitude) && (-180...180).contains(point.longitude)
+    }
+
     /// The fences holding `point`, ascending, in `found` (emptied first).
     @inline(__always)
     private func collect(_ point: GeoPoint, into found: inout [Int]) {
         found.removeAll(keepingCapacity: true)
-        guard point.latitude.isFinite, point.longitude.isFinite,
-              (-90...90).contains(point.latitude), (-180...180).contains(point.longitude) else { return }
+        guard Self.isQueryable(point) else { return }
         for k in levels {
             for mark in grid.marks(level: k, latitude: point.latitude, longitude: point.longitude) {
                 let n = Int(mark >> 2)
@@ -176,8 +182,7 @@ public final class GeofenceLocator {
     /// ``LocationLookup/Locator/prefetch(latitude:longitude:)``).
     @inline(__always)
     public func prefetch(_ point: GeoPoint) {
-        guard point.latitude.isFinite, point.longitude.isFinite,
-              (-90...90).contains(point.latitude), (-180...180).contains(point.longitude) else { return }
+        guard Self.isQueryable(point) else { return }
         for k in levels { grid.prefetch(level: k, latitude: point.latitude, longitude: point.longitude) }
     }
 
@@ -186,8 +191,7 @@ public final class GeofenceLocator {
     /// slots, which the first prefetch has brought in by then.
     @inline(__always)
     public func prefetchShapes(_ point: GeoPoint) {
-        guard point.latitude.isFinite, point.longitude.isFinite,
-              (-90...90).contains(point.latitude), (-180...180).contains(point.longitude) else { return }
+        guard Self.isQueryable(point) else { return }
         for k in levels {
             for mark in grid.marks(level: k, latitude: point.latitude, longitude: point.longitude) where mark & 1 == 0 {
                 shapes.prefetch(Int(mark >> 2), circle: mark & 2 != 0)

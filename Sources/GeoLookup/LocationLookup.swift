@@ -137,15 +137,12 @@ public final class LocationLookup: Sendable {
             let country = countries.country(latitude: latitude, longitude: longitude)
             let timeZone = lookup.timeZones?.zone(latitude: latitude, longitude: longitude)
             fences?.prefetchShapes(GeoPoint(latitude: latitude, longitude: longitude))
-            let index: PostalIndex
-            let hints: PostalSearchHints
-            var postal: PostalMatch?
-            if country == Locator.canada && canadianCodes {
-                (index, hints) = (lookup.postal, postalHints)
-                postal = index.nearest(latitude: latitude, longitude: longitude, maxDistance: postalMaxDistance, hints: hints)
-            } else if country == Locator.unitedStates, let zipCodes = lookup.zipCodes {
-                (index, hints) = (zipCodes, zipHints)
-                postal = index.nearest(latitude: latitude, longitude: longitude, maxDistance: postalMaxDistance, hints: hints)
+            // the postal file of the country, if it is one of the lookup's postal countries
+            let search: (index: PostalIndex, hints: PostalSearchHints)? =
+                country == Locator.canada && canadianCodes ? (lookup.postal, postalHints)
+                : country == Locator.unitedStates ? lookup.zipCodes.map { ($0, zipHints) } : nil
+            let postal = search.flatMap {
+                $0.index.nearest(latitude: latitude, longitude: longitude, maxDistance: postalMaxDistance, hints: $0.hints)
             }
             let geofences = fences?.list(containing: GeoPoint(latitude: latitude, longitude: longitude))
             return Result(country: country, postal: postal, timeZone: timeZone, geofences: geofences)
