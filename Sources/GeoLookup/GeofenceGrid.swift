@@ -85,8 +85,11 @@ final class GeofenceGrid: @unchecked Sendable {
     private let overflowCount: Int
     private let shift: UInt64
 
+    /// The bytes of a cache line, to which ``slots`` is aligned.
+    static let cacheLine = 64
+
     deinit {
-        slots.deallocate()
+        UnsafeMutableRawPointer(slots).deallocate()
         overflow.deallocate()
     }
 
@@ -220,7 +223,11 @@ final class GeofenceGrid: @unchecked Sendable {
         for i in hashes.indices where i == 0 || hashes[i] != hashes[i - 1] { cells += 1 }
         var size = 64
         while size < 2 * cells { size *= 2 }  // at most half full
-        let table = UnsafeMutablePointer<Slot>.allocate(capacity: size)
+        // on a cache line's boundary: `allocate(capacity:)` aligns to 8 bytes only, and glibc's
+        // large blocks start 16 bytes into a page, so every other 32-byte slot straddled two
+        // lines and its probe cost two misses
+        let table = UnsafeMutableRawPointer.allocate(byteCount: size * MemoryLayout<Slot>.stride, alignment: Self.cacheLine)
+            .bindMemory(to: Slot.self, capacity: size)
         table.initialize(repeating: Slot(), count: size)
         var overflow: [UInt32] = []
         let shift = UInt64(64 - size.trailingZeroBitCount)
