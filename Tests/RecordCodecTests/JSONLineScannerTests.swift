@@ -1,0 +1,131 @@
+import Testing
+@testable import RecordCodec
+
+/// The scanner's key recognition (compared a word at a time) and its inlined string path,
+/// beside the corpus of `RecordParserTests` (every verdict of the peer's orjson).
+@Suite("JSONLineScanner")
+struct JSONLineScannerTests {
+    static let names: [(String, JSONLineScanner.Field)] = [
+        ("type", .type), ("session_id", .sessionID), ("timestamp", .timestamp), ("consent", .consent),
+        ("latitude", .latitude), ("longitude", .longitude), ("accuracy", .accuracy),
+    ]
+
+    static func field(_ bytes: [UInt8]) -> JSONLineScanner.Field? {
+        bytes.withUnsafeBufferPointer { JSONLineScanner.field(named: $0) }
+    }
+
+    @Test("each record key is recognised, and so is nothing one byte from it")
+    func keys() {
+        for (name, field) in Self.names {
+            let bytes = Array(name.utf8)
+            #expect(Self.field(bytes) == field, "\(name)")
+            // every byte changed, in turn, to each of a few others: the words cover every byte
+            for k in bytes.indices {
+                for other: UInt8 in [0x00, 0x20, 0x41, bytes[k] ^ 0x20, bytes[k] &+ 1, 0xFF] where other != bytes[k] {
+                    var changed = bytes
+                    changed[k] = other
+                    #expect(Self.field(changed) == nil, "\(name) with byte \(k) = \(other)")
+                }
+            }
+            // a byte more or less
+            #expect(Self.field(bytes + [UInt8(ascii: "s")]) == nil, "\(name)s")
+            #expect(Self.field(Array(bytes.dropLast())) == nil, "\(name) less its last byte")
+            #expect(Self.field(Array(bytes.dropFirst())) == nil, "\(name) less its first byte")
+        }
+        #expect(Self.field([]) == nil)
+    }
+
+    @Test("a line's keys and strings, plain, escaped, non-ASCII and of every length to 40")
+    func strings() throws {
+        for length in 0...40 {
+            for filler in ["a", "é", "\\n", "\\u00e9", "\\ud83d\\ude00"] {
+                var text = ""
+                while text.utf8.count < length { text += filler }
+                for key in ["session_id", "s\\u0065ssion_id", "sessi"] {
+                    let line = Array("{\"type\":\"location\",\"\(key)\":\"\(text)\",\"timestamp\":1}".utf8)
+                    let result = line.withUnsafeBufferPointer { JSONLineScanner(p: $0.baseAddress!, n: $0.count).scanLine() }
+                    guard case .object(let slots, let closingBrace) = result else {
+                        Issue.record("refused: \(String(decoding: line, as: UTF8.self))")
+                        continue
+                    }
+                    #expect(closingBrace == line.count - 1)
+                    #expect(slots.type.kind == .string)
+                    #expect(slots.timestamp.kind == .number)
+                    if key == "sessi" {
+                        #expect(slots.sessionID.kind == .absent)
+                    } else {
+                        // the value's bytes are exactly the text between its quotes
+                        #expect(slots.sessionID.kind == .string)
+                        #expect(Array(line[slots.sessionID.start..<slots.sessionID.end]) == Array(text.utf8))
+                        #expect(slots.sessionID.flag == text.contains("\\"))
+                    }
+                }
+            }
+            // a string cut off at the end of the line, at every length
+            let cut = Array(("{\"session_id\":\"" + String(repeating: "a", count: length)).utf8)
+            let result = cut.withUnsafeBufferPointer { JSONLineScanner(p: $0.baseAddress!, n: $0.count).scanLine() }
+            guard case .invalid = result else {
+                Issue.record("accepted a line cut inside a string of \(length) bytes")
+                continue
+            }
+        }
+    }
+
+    /// The end of the number at the start of `text` by the grammar, one byte at a time: the
+    /// reference for the scanner's word-at-a-time digit runs.
+    static func referenceNumberEnd(_ b: [UInt8]) -> (end: Int, integerSyntax: Bool)? {
+        func digit(_ i: Int) -> Bool { i < b.count && b[i] >= 0x30 && b[i] <= 0x39 }
+        var i = 0
+        if i < b.count && b[i] == UInt8(ascii: "-") { i += 1 }
+        guard digit(i) else { return nil }
+        if b[i] == 0x30 { i += 1; if digit(i) { return nil } } else { while digit(i) { i += 1 } }
+        var integer = true
+        if i < b.count && b[i] == UInt8(ascii: ".") {
+            i += 1
+            guard digit(i) else { return nil }
+            while digit(i) { i += 1 }
+            integer = false
+        }
+        if i < b.count && (b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E")) {
+            i += 1
+            if i < b.count && (b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-")) { i += 1 }
+            guard digit(i) else { return nil }
+            while digit(i) { i += 1 }
+            integer = false
+        }
+        return (i, integer)
+    }
+
+    @Test("numbers of every length to 24 digits a part, against the grammar byte by byte")
+    func numbers() {
+        let digits = Array("1234567890".utf8)
+        func run(_ count: Int, from offset: Int) -> [UInt8] { (0..<count).map { digits[(offset + $0) % 10] } }
+        // every byte that may follow a number, and some that may not
+        let followers: [[UInt8]] = [[], Array(",".utf8), Array("}".utf8), Array(" ".utf8), Array("x".utf8),
+                                     Array(":".utf8), Array("/".utf8), [0x3A], [0x2F], [0xB0], [0x39 + 0x80]]
+        var checked = 0
+        for integer in 1...24 {
+            for fraction in [0, 1, 7, 8, 9, 17] {
+                for exponent in [0, 1, 3] {
+                    var text = run(integer, from: integer)
+                    if fraction > 0 { text += Array(".".utf8) + run(fraction, from: 3) }
+                    if exponent > 0 { text += Array("e-".utf8) + run(exponent, from: 1) }
+                    for sign in [false, true] {
+                        for follower in followers {
+                            let bytes = (sign ? Array("-".utf8) : []) + text + follower
+                            var integerSyntax = false
+                            let end = bytes.withUnsafeBufferPointer {
+                                JSONLineScanner(p: $0.baseAddress!, n: $0.count).scanNumber(0, integerSyntax: &integerSyntax)
+                            }
+                            let expected = Self.referenceNumberEnd(bytes)
+                            #expect(end == (expected?.end ?? -1), "\(String(decoding: bytes, as: UTF8.self))")
+                            if let expected, end >= 0 { #expect(integerSyntax == expected.integerSyntax) }
+                            checked += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(checked == 24 * 6 * 3 * 2 * 11)
+    }
+}
