@@ -525,8 +525,8 @@ struct JSONLineScanner {
     ///
     /// Eight bytes a step: a byte is a digit when its high nibble is 3 and its low nibble plus 6
     /// does not reach 16; neither test carries into the next byte, so the lowest flagged byte
-    /// is the first non-digit. A byte at a time, a coordinate's digits were about a third of
-    /// the scanner's instructions on a fix (callgrind).
+    /// is the first non-digit. (The stream's numbers are short, 4.5 a line: this saved 2 % of
+    /// the number scan's instructions there; long integers and 17-digit coordinates gain more.)
     @inline(__always) func digitsEnd(_ start: Int) -> Int {
         var i = start
         while i + 8 <= n {
