@@ -64,15 +64,18 @@ public enum Splice {
     ///   - ageMilliseconds: milliseconds from the fix to this record (0 on the fix itself).
     ///   - output: the buffer to append to.
     public static func appendTail(_ geo: RenderedGeo, ageMilliseconds: Int64, to output: inout [UInt8]) {
-        reserve(&output, geo.bytes.count + 20)
-        geo.bytes.withUnsafeBufferPointer { bytes in
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[..<geo.ageOffset]))
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-                var writer = ByteWriter(buffer)
-                OrjsonText.writeInteger(ageMilliseconds, to: &writer)
-                output.append(contentsOf: writer.written)
+        // written in place, in one append: the age's digits through a temporary buffer and three
+        // appends cost about 140 instructions an enriched line, beside the copy itself (callgrind)
+        output.append(addingCapacity: geo.bytes.count + 20) { tail in
+            tail.withUnsafeMutableBufferPointer { buffer, count in
+                var writer = ByteWriter(UnsafeMutableBufferPointer(rebasing: buffer[count...]))
+                geo.bytes.withUnsafeBufferPointer { bytes in
+                    writer.write(UnsafeBufferPointer(rebasing: bytes[..<geo.ageOffset]))
+                    OrjsonText.writeInteger(ageMilliseconds, to: &writer)  // at most 20 bytes
+                    writer.write(UnsafeBufferPointer(rebasing: bytes[geo.ageOffset...]))
+                }
+                count += writer.count
             }
-            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[geo.ageOffset...]))
         }
     }
 
