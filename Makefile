@@ -202,10 +202,14 @@ deb: $(DIST)/geo-enrich
 	bash scripts/package_deb.sh --no-build
 
 # make profile   where enrich's CPU goes, stage by stage (perf's cpu-clock sampling over the 1 M-line
-#                stream of the last `make bench`): benchmarks/PROFILE.md
+#                stream of the last `make bench`, and callgrind's instruction counts over its first
+#                200,000 lines): benchmarks/PROFILE.md; installs perf and valgrind when missing
 .PHONY: profile
 profile:
 	test -s $(BENCH_STREAM_FILE) || $(BENCH_STREAM)
+	command -v perf >/dev/null && command -v valgrind >/dev/null || { \
+		S=; [ "$$(id -u)" -eq 0 ] || S=sudo; $$S apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive $$S apt-get install -y -qq linux-perf valgrind >/dev/null; }
 	bash scripts/build_cli.sh --product geo-enrich
 	$(PYTHON) $(BENCH_DIR)/anchors/profile_stages.py --bin .build/release/geo-enrich --stream $(BENCH_STREAM_FILE) \
 		--output $(BENCH_DIR)/PROFILE.md

@@ -5,7 +5,14 @@ sorted into the pipeline's stages (read, scan and parse, decide, enrich, render,
 runtime, start-up), each given as a share of the samples and as nanoseconds of CPU a line (the
 share of the median user + system time of --runs plain runs). Writes Markdown to --output.
 
-usage: profile_stages.py --bin BIN --stream STREAM [--runs 5] [--output PROFILE.md]
+With valgrind installed, a second table counts instructions instead of sampling time: callgrind
+runs `enrich` over the stream's first --instruction-lines lines and over an empty input, and the
+difference, function by function, divided by the lines, is sorted into the same stages.
+Instruction counts do not move with the machine's load, so they show a change of a few percent
+that timings on this shared machine cannot (they do not show cache misses: read both tables).
+
+usage: profile_stages.py --bin BIN --stream STREAM [--runs 5] [--instruction-lines 200000]
+                         [--output PROFILE.md]
 """
 import argparse
 import os
@@ -54,12 +61,99 @@ def cpu_times(argv, runs):
     return statistics.median(out), out
 
 
+def classify(name, dso):
+    """The stage of a symbol (first match wins), or None for "other"."""
+    for stage, _, pattern in STAGES:
+        if re.search(pattern, name) or re.search(pattern, dso):
+            return stage
+    return None
+
+
+def demangle(names):
+    demangler = shutil.which("swift-demangle")
+    if not demangler:
+        return list(names)
+    out = subprocess.run([demangler, "--simplified"], input="\n".join(names), capture_output=True,
+                         text=True).stdout.splitlines()
+    return out if len(out) == len(names) else list(names)
+
+
+def callgrind_counts(binary, argv_tail, out_file):
+    """Instructions per function of one run under callgrind: {(name, object): count}."""
+    with open(os.devnull, "wb") as null:
+        subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}", binary, *argv_tail],
+                       stdout=null, stderr=null, check=True)
+    text = subprocess.run(["callgrind_annotate", "--threshold=100", out_file], capture_output=True, text=True,
+                          check=True).stdout
+    counts = {}
+    for line in text.splitlines():
+        # `119,566,566 (12.73%)  ???:JSONLineScanner.scanLine() [/tmp/x/geo-enrich]`; the file part has no
+        # colon, C++ names do
+        m = re.match(r"\s*([\d,]+) \(\s*[\d.]+%\)\s+(\?\?\?|[^:\s]*):(.*) \[([^\]]*)\]\s*$", line)
+        if m:
+            key = (m.group(3), os.path.basename(m.group(4)))
+            counts[key] = counts.get(key, 0) + int(m.group(1).replace(",", ""))
+    return counts
+
+
+def instruction_table(binary, stream, lines_wanted, tmp):
+    """Markdown lines: instructions a line by stage, from callgrind (the stream's first lines less an empty input)."""
+    # valgrind 3.19 cannot read the Swift compiler's DWARF; the symbol table is enough for functions
+    stripped = os.path.join(tmp, "geo-enrich")
+    subprocess.run(["strip", "-g", "-o", stripped, binary], check=True)
+    # the copy has no data beside it: the data the binary itself would find
+    data = os.environ.get("GEO_ENRICH_DATA") or os.path.join(os.path.dirname(os.path.realpath(binary)), "data")
+    if not os.path.isdir(data):
+        data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data")
+    os.symlink(os.path.abspath(data), os.path.join(tmp, "data"))
+    head = os.path.join(tmp, "head.ndjson")
+    lines = 0
+    with open(stream, "rb") as src, open(head, "wb") as dst:
+        for line in src:
+            if lines == lines_wanted:
+                break
+            dst.write(line)
+            lines += 1
+    empty = os.path.join(tmp, "empty.ndjson")
+    open(empty, "wb").close()
+    full = callgrind_counts(stripped, ["enrich", "--quiet", head], os.path.join(tmp, "cg.full"))
+    base = callgrind_counts(stripped, ["enrich", "--quiet", empty], os.path.join(tmp, "cg.empty"))
+    keys = [k for k in full if full[k] - base.get(k, 0) > 0]
+    names = demangle([k[0] for k in keys])
+    totals, top = {}, {}
+    for (name, dso), pretty in zip(keys, names):
+        count = full[(name, dso)] - base.get((name, dso), 0)
+        stage = classify(pretty, dso) or "other"
+        totals[stage] = totals.get(stage, 0) + count
+        top.setdefault(stage, []).append((count, pretty))
+    total = sum(totals.values())
+    out = []
+    w = out.append
+    w("## Instructions a line, stage by stage (callgrind)")
+    w("")
+    w(f"`valgrind --tool=callgrind` of `geo-enrich enrich --quiet` over the stream's first {lines:,} lines, less the "
+      f"same over an empty input (the start-up), function by function; symbols sorted into the stages above. "
+      f"**{total / lines:,.0f} instructions a line** in all. Exact and repeatable, unlike the timings; blind to "
+      "cache misses and to the kernel. Preparations made lazily on the first lines (the countries' GEOS "
+      "index) count as start-up.")
+    w("")
+    w("| stage | instructions a line | share | largest functions (instructions a line) |")
+    w("|---|---:|---:|---|")
+    for stage in [s[0] for s in STAGES] + ["other"]:
+        n = totals.get(stage, 0)
+        biggest = ", ".join(f"{p[:60]} {c / lines:,.0f}" for c, p in sorted(top.get(stage, []), reverse=True)[:4])
+        w(f"| {stage} | {n / lines:,.0f} | {100 * n / total:.1f} % | {biggest} |")
+    w("")
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
     ap.add_argument("--stream", required=True)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--frequency", type=int, default=4000)
+    ap.add_argument("--instruction-lines", type=int, default=200_000)
     ap.add_argument("--output")
     a = ap.parse_args()
     if not shutil.which("perf"):
@@ -79,21 +173,16 @@ def main():
         m = re.match(r"\s*([0-9.]+)%\s+(\S+)\s+\[[.k]\]\s+(.*?)\s*(?:-\s+-\s*)?$", line)
         if m:
             rows.append([float(m.group(1)), m.group(2), m.group(3)])
-    demangler = shutil.which("swift-demangle")
-    if demangler:
-        names = subprocess.run([demangler, "--simplified"], input="\n".join(r[2] for r in rows),
-                               capture_output=True, text=True).stdout.splitlines()
-        for r, n in zip(rows, names):
-            r[2] = n
+    for r, n in zip(rows, demangle([r[2] for r in rows])):
+        r[2] = n
     totals = {s[0]: 0.0 for s in STAGES}
     top = {s[0]: [] for s in STAGES}
     other, other_top = 0.0, []
     for share, dso, name in rows:
-        for stage, _, pattern in STAGES:
-            if re.search(pattern, name) or re.search(pattern, dso):
-                totals[stage] += share
-                top[stage].append((share, name))
-                break
+        stage = classify(name, dso)
+        if stage:
+            totals[stage] += share
+            top[stage].append((share, name))
         else:
             other += share
             other_top.append((share, f"{name} ({dso})"))
@@ -117,6 +206,12 @@ def main():
     biggest = ", ".join(f"{n[:60]} {p:.1f} %" for p, n in sorted(other_top, reverse=True)[:3])
     w(f"| other | the kernel's scheduling and page faults, the rest | {other:.1f} % | {other * ns / 100:.0f} | {biggest} |")
     w("")
+    if shutil.which("valgrind") and shutil.which("callgrind_annotate"):
+        with tempfile.TemporaryDirectory() as tmp:
+            out += instruction_table(a.bin, a.stream, a.instruction_lines, tmp)
+    else:
+        w("(No instruction counts: valgrind is not installed; Debian: `apt-get install valgrind`.)")
+        w("")
     text = "\n".join(out) + "\n"
     print(text)
     if a.output:
