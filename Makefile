@@ -4,7 +4,8 @@
 #              run the H3, lookup and engine benchmarks and their anchors (h3-py, polars-h3, the
 #              reference peer, timezonefinder, the CLI's start-up and memory, `geo-enrich enrich`
 #              end to end against the peer, and with --timezone --postal-countries CA,US against
-#              without) in one session, then write benchmarks/RESULTS.md
+#              without, and where its CPU goes stage by stage: perf and callgrind, installed when
+#              missing) in one session, then write benchmarks/RESULTS.md
 #              (it installs what the anchors need first: the repository's virtual environment
 #              .venv with the pinned packages, scripts/setup.sh, then the peer's set-up,
 #              ../shared/bench/setup_peer.sh, into the same venv; the first run builds
@@ -74,6 +75,9 @@ BENCH_ENRICH_TZ := $(PYTHON) $(BENCH_DIR)/anchors/enrich_options_ab.py --stream 
 # end to end: `geo-enrich enrich` and the peer on the same 1 M-line stream, and once on 10 M lines
 BENCH_ENRICH := $(PYTHON) $(BENCH_DIR)/anchors/enrich_cli.py --stream $(BENCH_STREAM_FILE) --big 10000000 \
 	--output $(BENCH_OUT)/enrich_cli.json
+# where enrich's CPU goes, stage by stage (perf samples and callgrind's instruction counts; issue 25)
+BENCH_PROFILE := $(PYTHON) $(BENCH_DIR)/anchors/profile_stages.py --bin .build/release/geo-enrich \
+	--stream $(BENCH_STREAM_FILE) --output $(BENCH_OUT)/profile.md > /dev/null
 
 # make bench-h3api   only the H3 API rows of H3Benchmarks and their anchor (h3-py, polars-h3), in a
 #                    few minutes; prints RESULTS.md's section "The H3 API against h3-py and
@@ -124,6 +128,8 @@ bench:
 	$(BENCH_TZ)
 	$(BENCH_STARTUP)
 	$(BENCH_ENRICH)
+	$(INSTALL_PROFILERS)
+	$(BENCH_PROFILE)
 	$(BENCH_ENRICH_TZ)
 	$(BENCH_ENRICH_GF)
 	$(if $(BASE_BIN),$(BENCH_AB))
@@ -138,9 +144,10 @@ bench:
 		--growth $(BENCH_OUT)/growth.json --plot $(BENCH_DIR)/growth.svg --spark $(BENCH_OUT)/spark.json \
 		--timezone-anchor $(BENCH_OUT)/timezone_anchor.json --enrich-options $(BENCH_OUT)/enrich_options.json \
 		--geofence-anchor $(BENCH_OUT)/geofence_anchor.json --enrich-geofences $(BENCH_OUT)/enrich_geofences.json \
+		--profile $(BENCH_OUT)/profile.md \
 		$(if $(BASE_BIN),--ab $(BENCH_OUT)/ab.json --command '$(BENCH_AB)') \
 		--command '$(BENCH_CLI)' --command '$(BENCH_STREAM)' --command '$(BENCH_GEOFENCE)' --command '$(BENCH_SWIFT)' --command '$(BENCH_ANCHOR)' --command '$(BENCH_H3API)' \
-		--command '$(BENCH_PEER)' --command '$(BENCH_TZ)' --command '$(BENCH_STARTUP)' --command '$(BENCH_ENRICH)' --command '$(BENCH_ENRICH_TZ)' --command '$(BENCH_ENRICH_GF)' \
+		--command '$(BENCH_PEER)' --command '$(BENCH_TZ)' --command '$(BENCH_STARTUP)' --command '$(BENCH_ENRICH)' --command '$(BENCH_PROFILE)' --command '$(BENCH_ENRICH_TZ)' --command '$(BENCH_ENRICH_GF)' \
 		--command '$(BENCH_PUSH)' --command '$(BENCH_GROWTH)' --command '$(BENCH_SPARK)' \
 		--output $(BENCH_DIR)/RESULTS.md
 
@@ -207,12 +214,15 @@ deb: $(DIST)/geo-enrich
 .PHONY: profile
 profile:
 	test -s $(BENCH_STREAM_FILE) || $(BENCH_STREAM)
-	command -v perf >/dev/null && command -v valgrind >/dev/null || { \
-		S=; [ "$$(id -u)" -eq 0 ] || S=sudo; $$S apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive $$S apt-get install -y -qq linux-perf valgrind >/dev/null; }
+	$(INSTALL_PROFILERS)
 	bash scripts/build_cli.sh --product geo-enrich
 	$(PYTHON) $(BENCH_DIR)/anchors/profile_stages.py --bin .build/release/geo-enrich --stream $(BENCH_STREAM_FILE) \
 		--output $(BENCH_DIR)/PROFILE.md
+
+# perf (sampled CPU) and valgrind (callgrind's instruction counts) for anchors/profile_stages.py
+INSTALL_PROFILERS := command -v perf >/dev/null && command -v valgrind >/dev/null || { \
+	S=; [ "$$(id -u)" -eq 0 ] || S=sudo; $$S apt-get update -qq && \
+	DEBIAN_FRONTEND=noninteractive $$S apt-get install -y -qq linux-perf valgrind >/dev/null; }
 
 # make load      the example service (Examples/IngestService) under a bounded loopback load from wrk:
 #                records per second and p99 latency, into the ingest block of benchmarks/RESULTS.md

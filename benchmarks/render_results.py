@@ -161,6 +161,7 @@ def parse_args():
     parser.add_argument("--growth", help="the JSON written by anchors/growth.py")
     parser.add_argument("--spark", help="the JSON written by anchors/spark_anchor.py")
     parser.add_argument("--ab", help="the JSON written by anchors/ab_enrich.py (make bench BASE_BIN=…)")
+    parser.add_argument("--profile", help="the Markdown written by anchors/profile_stages.py")
     parser.add_argument("--timezone-anchor", help="the JSON written by anchors/timezone_anchor.py")
     parser.add_argument("--enrich-options", help="the JSON written by anchors/enrich_options_ab.py")
     parser.add_argument("--geofence-anchor", help="the JSON written by anchors/geofence_anchor.py")
@@ -426,6 +427,8 @@ def render(args):
     ab = load_json(args.ab)
     if ab:
         render_ab(w, ab)
+    if args.profile and os.path.exists(args.profile):
+        render_profile(w, args.profile)
     push = load_json(args.push)
     if push:
         render_push(w, push)
@@ -801,6 +804,10 @@ ENRICH_TARGET_LINES_PER_S = 1_000_000
 ENRICH_TARGET_RATIO = 30
 ENRICH_STARTUP_TARGET_S = 0.100
 ENRICH_BIG_RSS_TARGET = 300e6
+# issue 25 ("End to end at the speed of its parts"): CPU a line, the ratio to the peer, lines per second
+ENRICH_CPU_TARGET_NS = 300
+ENRICH_TARGET_RATIO_25 = 50
+ENRICH_TARGET_LINES_PER_S_25 = 4_000_000
 
 
 def render_enrich(w, e):
@@ -809,7 +816,8 @@ def render_enrich(w, e):
     w("")
     w(f"`anchors/enrich_cli.py` on the stream of `gen_stream.py 1000000` ({e['lines']:,} lines, "
       f"{megabytes(e['bytes'])}), push off, output to /dev/null. Ours: `{e['command']}`, the median of "
-      f"{len(e['runs'])} runs ({', '.join(f'{r:.3f}' for r in e['runs'])} s). The peer: `{e['peer_command']}`, "
+      f"{len(e['runs'])} runs ({', '.join(f'{r:.3f}' for r in e['runs'])} s"
+      + (f"; CPU {', '.join(f'{c:.3f}' for c in e['cpu_runs'])} s" if "cpu_runs" in e else "") + "). The peer: `{e['peer_command']}`, "
       f"the median of {len(e['peer_runs'])} run(s) ({', '.join(f'{r:.1f}' for r in e['peer_runs'])} s), in the "
       "same session. Both outputs were compared first: "
       + ("**byte-identical**" if e.get("identical_output") else "**they differ**")
@@ -822,6 +830,16 @@ def render_enrich(w, e):
       f"≥ {ENRICH_TARGET_RATIO} × the peer | {'met' if e['ratio'] >= ENRICH_TARGET_RATIO else '**missed**'} |")
     w(f"| lines per second | {lps / 1e6:.2f} M | {e['peer_lines_per_s'] / 1e3:.1f} k | | ≥ 1 M/s on this "
       f"machine | {'met' if lps >= ENRICH_TARGET_LINES_PER_S else '**missed**'} |")
+    if "cpu_s" in e:
+        cpu_ns = e["cpu_ns_per_line"]
+        w(f"| CPU (user + system, all threads), 1 M lines | {e['cpu_s']:.3f} s | {e['peer_cpu_s']:.1f} s | "
+          f"{e['cpu_ratio']:.1f} × | | |")
+        w(f"| CPU a line | {cpu_ns:.0f} ns | {e['peer_cpu_s'] * 1e9 / e['lines']:,.0f} ns | | ≤ {ENRICH_CPU_TARGET_NS} ns "
+          f"(issue 25) | {'met' if cpu_ns <= ENRICH_CPU_TARGET_NS else '**missed**'} |")
+        w(f"| wall time against the peer (issue 25) | | | {e['ratio']:.1f} × | ≥ {ENRICH_TARGET_RATIO_25} × | "
+          f"{'met' if e['ratio'] >= ENRICH_TARGET_RATIO_25 else '**missed**'} |")
+        w(f"| lines per second (issue 25) | {lps / 1e6:.2f} M | | | ≥ {ENRICH_TARGET_LINES_PER_S_25 / 1e6:g} M/s | "
+          f"{'met' if lps >= ENRICH_TARGET_LINES_PER_S_25 else '**missed**'} |")
     w(f"| start-up (empty input, data loaded) | {e['startup_s'] * 1e3:.0f} ms | {e['peer_startup_s']:.1f} s | | "
       f"< 100 ms | {'met' if e['startup_s'] < ENRICH_STARTUP_TARGET_S else '**missed**'} |")
     w(f"| peak RSS, 1 M lines | {megabytes(e['rss_bytes'])} | {megabytes(e['peer_rss_bytes'])} | | | |")
@@ -835,6 +853,14 @@ def render_enrich(w, e):
       "core, a writer thread in input order; README, \"How it runs on all cores\"), so the figure is the "
       "whole machine's; memory is flat in the input's size (a fixed pool of 1 MiB batches, and the "
       "sessions' state).")
+    w("")
+
+
+def render_profile(w, path):
+    """`anchors/profile_stages.py`'s Markdown (where `enrich`'s CPU goes, stage by stage), its headings one level down."""
+    with open(path, encoding="utf-8") as f:
+        for line in f.read().rstrip("\n").splitlines():
+            w("#" + line if line.startswith("#") else line)
     w("")
 
 

@@ -5,7 +5,8 @@ What the enrich issue asks to size a deployment by, on the stream of
 `../shared/bench/gen_stream.py 1000000` (push off, output to /dev/null):
 
   throughput   wall time of `geo-enrich enrich STREAM --quiet > /dev/null`, the median of --runs
-               runs, and lines per second; its peak RSS (os.wait4's rusage of the process)
+               runs, and lines per second; its CPU time (user + system, all threads) and peak RSS
+               (os.wait4's rusage of the process), CPU being the steadier figure on a shared machine
   peer         `peer_enrich.py < STREAM > /dev/null` (orjson, h3-py, pyproj, scipy, shapely), the
                median of --peer-runs runs (about 48 s each here), and its peak RSS; the ratio
                peer / ours of the two medians
@@ -36,13 +37,13 @@ PEER = os.environ.get("GEO_ENRICH_PEER", SHARED)
 
 
 def timed(argv, stdin_path=None, stdout_path=os.devnull):
-    """Runs argv; returns (wall seconds, peak RSS in bytes, exit status)."""
+    """Runs argv; returns (wall seconds, peak RSS in bytes, exit status, CPU seconds)."""
     with open(stdin_path or os.devnull, "rb") as fin, open(stdout_path, "wb") as fout:
         start = time.perf_counter()
         proc = subprocess.Popen(argv, stdin=fin, stdout=fout, stderr=subprocess.DEVNULL)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
-    return wall, usage.ru_maxrss * 1024, os.waitstatus_to_exitcode(status)
+    return wall, usage.ru_maxrss * 1024, os.waitstatus_to_exitcode(status), usage.ru_utime + usage.ru_stime
 
 
 def digest(path):
@@ -80,29 +81,40 @@ def main():
         ours_out, peer_out = os.path.join(tmp, "ours.out"), os.path.join(tmp, "peer.out")
         timed(ours + [a.stream], stdout_path=ours_out)
         peer_runs = []
-        wall, rss, status = timed(peer, stdin_path=a.stream, stdout_path=peer_out)
-        peer_runs.append((wall, rss))
+        wall, rss, status, cpu = timed(peer, stdin_path=a.stream, stdout_path=peer_out)
+        peer_runs.append((wall, rss, cpu))
         result["identical_output"] = digest(ours_out) == digest(peer_out)
         result["output_lines"] = count_lines(ours_out)
         for _ in range(a.peer_runs - 1):
-            peer_runs.append(timed(peer, stdin_path=a.stream)[:2])
+            wall, rss, _, cpu = timed(peer, stdin_path=a.stream)
+            peer_runs.append((wall, rss, cpu))
 
-        runs = [timed(ours + [a.stream])[:2] for _ in range(a.runs)]
+        runs = []
+        for _ in range(a.runs):
+            wall, rss, _, cpu = timed(ours + [a.stream])
+            runs.append((wall, rss, cpu))
         startup = sorted(timed(ours)[0] for _ in range(11))
         peer_startup = timed(peer)[0]
 
-    ours_wall = statistics.median(w for w, _ in runs)
-    peer_wall = statistics.median(w for w, _ in peer_runs)
+    ours_wall = statistics.median(w for w, _, _ in runs)
+    peer_wall = statistics.median(w for w, _, _ in peer_runs)
+    ours_cpu = statistics.median(c for _, _, c in runs)
+    peer_cpu = statistics.median(c for _, _, c in peer_runs)
     result.update({
-        "runs": [round(w, 4) for w, _ in runs],
+        "runs": [round(w, 4) for w, _, _ in runs],
+        "cpu_runs": [round(c, 4) for _, _, c in runs],
         "wall_s": ours_wall,
+        "cpu_s": ours_cpu,
+        "cpu_ns_per_line": ours_cpu * 1e9 / lines,
         "lines_per_s": lines / ours_wall,
-        "rss_bytes": max(r for _, r in runs),
-        "peer_runs": [round(w, 3) for w, _ in peer_runs],
+        "rss_bytes": max(r for _, r, _ in runs),
+        "peer_runs": [round(w, 3) for w, _, _ in peer_runs],
         "peer_wall_s": peer_wall,
+        "peer_cpu_s": peer_cpu,
         "peer_lines_per_s": lines / peer_wall,
-        "peer_rss_bytes": max(r for _, r in peer_runs),
+        "peer_rss_bytes": max(r for _, r, _ in peer_runs),
         "ratio": peer_wall / ours_wall,
+        "cpu_ratio": peer_cpu / ours_cpu,
         "startup_s": statistics.median(startup),
         "peer_startup_s": peer_startup,
     })
@@ -111,7 +123,7 @@ def main():
             big = os.path.join(tmp, "big.ndjson")
             with open(big, "wb") as f:
                 subprocess.run([sys.executable, os.path.join(SHARED, "gen_stream.py"), str(a.big)], stdout=f, check=True)
-            wall, rss, status = timed(ours + [big])
+            wall, rss, status, _ = timed(ours + [big])
             result["big"] = {"lines": a.big, "bytes": os.path.getsize(big), "wall_s": wall, "rss_bytes": rss,
                              "lines_per_s": a.big / wall, "exit": status}
     text = json.dumps(result, indent=2)

@@ -105,7 +105,7 @@ def main():
         for label, extra in (("all_cores", []), ("one_worker", ["--workers", "1"])):
             runs = []
             for _ in range(a.runs):
-                wall, rss, status = timed([BINARY, "enrich", stream, "--quiet", *extra], stdout_path=reference)
+                wall, rss, status, _ = timed([BINARY, "enrich", stream, "--quiet", *extra], stdout_path=reference)
                 if status != 0:
                     raise SystemExit(f"spark_anchor: geo-enrich exited {status}")
                 runs.append(wall)
