@@ -27,6 +27,14 @@ import Darwin
 /// dead letter (its session and reason, never the key or the location) and keeps them in
 /// ``deadLetters``.
 ///
+/// **Requests whose outcome is unknown.** The pusher never sends a session's older location after
+/// a newer one, but a request that times out (``PushPolicy/requestTimeout``) may already be on the
+/// wire, and the server may still take it after the newer location sent in its place: the
+/// server's location then goes back in time. Under the thread sanitizer, with a 0.5 s timeout and
+/// other work on the machine, the integration test saw it (a session's requests arrived as
+/// [24, 0]). Keep the timeout well above the endpoint's slowest normal answer; an endpoint
+/// that must never go back needs an order it can check in what it receives.
+///
 /// ```swift
 /// let pusher = LocationPusher(endpoint: try PushEndpoint(baseURL: url, apiKey: key))
 /// pusher.submit(session: "s-42", body: Array(#"{"latitude":49.9,"longitude":-97.1}"#.utf8))
