@@ -312,18 +312,29 @@ struct JSONLineScanner {
     /// - Complexity: O(length), eight plain bytes per step.
     @inline(__always)
     func scanString(_ start: Int, escaped: inout Bool) -> Int {
-        var j = start + 1
-        while j + 8 <= n {
-            let mask = Self.specialBytes(UInt64(littleEndian: UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)))
-            if mask == 0 {
-                j += 8
-            } else {
-                j += mask.trailingZeroBitCount >> 3
-                if p[j] == UInt8(ascii: "\"") { return j }
-                break
-            }
-        }
+        let j = plainBytesEnd(from: start + 1)
+        // every byte before j is plain, so a quote at j closes the string
+        if j < n && p[j] == UInt8(ascii: "\"") { return j }
         return scanStringRest(j, escaped: &escaped)
+    }
+
+    /// The first index from `start` on whose byte is not plain (`"`, `\`, control or non-ASCII),
+    /// or, when none is found eight bytes at a time, the first of the last seven or fewer bytes
+    /// (not checked).
+    @inline(__always)
+    func plainBytesEnd(from start: Int) -> Int {
+        var j = start
+        while j + 8 <= n {
+            let mask = Self.specialBytes(word(at: j))
+            if mask != 0 { return j + mask.trailingZeroBitCount >> 3 }
+            j += 8
+        }
+        return j
+    }
+
+    /// The eight bytes from `i` (`i + 8 <= n`) as a little-endian word.
+    @inline(__always) func word(at i: Int) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
     }
 
     /// The high bit of each byte of `w` that is `"`, `\`, a control byte or non-ASCII, and
@@ -341,16 +352,7 @@ struct JSONLineScanner {
     func scanStringRest(_ j: Int, escaped: inout Bool) -> Int {
         var j = j
         while true {
-            // Plain bytes (not `"`, `\`, control or non-ASCII) eight at a time.
-            while j + 8 <= n {
-                let mask = Self.specialBytes(UInt64(littleEndian: UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self)))
-                if mask == 0 {
-                    j += 8
-                } else {
-                    j += mask.trailingZeroBitCount >> 3
-                    break
-                }
-            }
+            j = plainBytesEnd(from: j)
             guard j < n else { return -1 }
             let c = p[j]
             if c == UInt8(ascii: "\"") { return j }
@@ -530,7 +532,7 @@ struct JSONLineScanner {
     @inline(__always) func digitsEnd(_ start: Int) -> Int {
         var i = start
         while i + 8 <= n {
-            let w = UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
+            let w = word(at: i)
             let nonDigits = ((w & 0xF0F0_F0F0_F0F0_F0F0) ^ 0x3030_3030_3030_3030)
                 | (((w & 0x0F0F_0F0F_0F0F_0F0F) &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0)
             if nonDigits != 0 { return i + nonDigits.trailingZeroBitCount >> 3 }
