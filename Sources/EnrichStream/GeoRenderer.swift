@@ -15,10 +15,16 @@ import RecordCodec
 /// ``SessionID/stableHash``, which was computed once when the line was read. A `Dictionary`
 /// here hashed every id again (SipHash, `Hasher._seed`, `find` and `_finalize` were 3.2 % of
 /// the 1 M-line stream's samples); two sessions that share a slot only render more often, the
-/// output is the same. Its memory is fixed: the slots, and one rendering each.
+/// output is the same. Its memory is fixed: the slots, and one rendering buffer each, which a
+/// slot renders over (``RenderedGeo/render(_:geofences:)``) rather than allocating anew.
+///
+/// With many more live sessions than slots (a million), most events find their session's
+/// rendering gone and render again: in the growth benchmark's million-session stream, more
+/// than half of the instructions it spends a line beyond the 1,000-session stream's (callgrind).
 struct GeoRenderer {
+    /// A rendering and the enrichment it renders. The rendering depends on the enrichment alone,
+    /// so that is the key; the session only chooses the slot.
     private struct Slot {
-        var session: SessionID?
         var enrichment: Enrichment?
         var geo: RenderedGeo?
     }
@@ -26,9 +32,10 @@ struct GeoRenderer {
     private var slots: [Slot]
     /// The fence set's table, when enrichments carry fence lists.
     private let geofences: GeofenceListTable?
-    /// Slots of the cache, per partition: a power of two. A slot costs about 180 bytes (the
-    /// session, the enrichment, the rendering's buffer); 2,048 per partition keep the benchmark
-    /// stream's 2,000 sessions (spread over the partitions) with few collisions.
+    /// Slots of the cache, per partition: a power of two. A slot in use costs about 650 bytes
+    /// (the enrichment, and a rendering buffer sized for the longest `geo`, 512 bytes without
+    /// fences); 2,048 per partition keep the benchmark stream's 2,000 sessions (spread over the
+    /// partitions) with few collisions.
     static let cacheSlots = 1 << 11
 
     init(geofences: GeofenceListTable? = nil) {
@@ -42,8 +49,14 @@ struct GeoRenderer {
                             to out: inout [UInt8]) {
         let slot = Int(truncatingIfNeeded: session.stableHash) & (Self.cacheSlots - 1)
         slots.withUnsafeMutableBufferPointer { slots in
-            if slots[slot].session != session || slots[slot].enrichment != enrichment {
-                slots[slot] = Slot(session: session, enrichment: enrichment, geo: RenderedGeo(enrichment, geofences: geofences))
+            if slots[slot].enrichment != enrichment {
+                slots[slot].enrichment = enrichment
+                // over the slot's old rendering, in its buffer: no allocation once the slot has one
+                if slots[slot].geo == nil {
+                    slots[slot].geo = RenderedGeo(enrichment, geofences: geofences)
+                } else {
+                    slots[slot].geo!.render(enrichment, geofences: geofences)
+                }
             }
             Splice.appendTail(slots[slot].geo!, ageMilliseconds: age, to: &out)
         }

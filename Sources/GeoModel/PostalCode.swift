@@ -60,39 +60,46 @@ public struct PostalCode: Hashable, Comparable, Sendable {
     @inline(__always)
     public var system: System { packed & Self.zipFlag == 0 ? .canada : .unitedStates }
 
-    /// Character `i` (0…5) of the code, letters and digits alternating.
-    @inline(__always)
-    private func character(_ i: Int) -> UInt8 {
-        var v = packed
-        var k = 5
-        while k > i {
-            v /= k % 2 == 0 ? 26 : 10
-            k -= 1
+    /// The first `count` characters (3 or 6) with a space after the third when `spaced` (a ZIP
+    /// code: its five digits), at most 7 ASCII bytes, packed in a word with the first character
+    /// in the low byte: the text without a `String`, for writers that copy bytes (the stream's
+    /// splice writes a code in every enriched line's `geo`).
+    package func textBytes(count: Int, spaced: Bool) -> (word: UInt64, count: Int) {
+        precondition(count == 3 || count == 6, "a postal code's text is its first 3 or all 6 characters")
+        if system == .unitedStates {
+            var number = packed & ~Self.zipFlag
+            var digits: UInt64 = 0
+            for _ in 0..<5 {
+                digits = digits << 8 | UInt64(UInt8(ascii: "0") + UInt8(number % 10))
+                number /= 10
+            }
+            return (digits, 5)
         }
-        return i % 2 == 0 ? UInt8(ascii: "A") + UInt8(v % 26) : UInt8(ascii: "0") + UInt8(v % 10)
+        // the mixed radix from the last character back: D3, L3, D2, L2, D1, L1 (constant divisors,
+        // which the compiler turns into multiplications)
+        var v = UInt64(packed)
+        var characters: UInt64 = 0
+        func next(_ radix: UInt64, _ zero: UInt8, at byte: UInt64) {
+            characters |= (v % radix + UInt64(zero)) << (8 * byte)
+            v /= radix
+        }
+        next(10, UInt8(ascii: "0"), at: 5)
+        next(26, UInt8(ascii: "A"), at: 4)
+        next(10, UInt8(ascii: "0"), at: 3)
+        next(26, UInt8(ascii: "A"), at: 2)
+        next(10, UInt8(ascii: "0"), at: 1)
+        next(26, UInt8(ascii: "A"), at: 0)
+        if count == 3 { return (characters & 0xFF_FFFF, 3) }
+        guard spaced else { return (characters, 6) }
+        return (characters & 0xFF_FFFF | UInt64(UInt8(ascii: " ")) << 24 | (characters >> 24) << 32, 7)
     }
 
-    /// The characters `0..<count` with a space after the third when `spaced`; at most 7 bytes, a
-    /// small string, made without a heap allocation. A ZIP code is its five digits.
+    /// ``textBytes(count:spaced:)`` as a string: at most 7 bytes, a small string, made without
+    /// a heap allocation.
     private func text(count: Int, spaced: Bool) -> String {
-        String(unsafeUninitializedCapacity: 7) { buffer in
-            if system == .unitedStates {
-                var number = packed & ~Self.zipFlag
-                for i in (0..<5).reversed() {
-                    buffer[i] = UInt8(ascii: "0") + UInt8(number % 10)
-                    number /= 10
-                }
-                return 5
-            }
-            var n = 0
-            for i in 0..<count {
-                if spaced && i == 3 {
-                    buffer[n] = UInt8(ascii: " ")
-                    n += 1
-                }
-                buffer[n] = character(i)
-                n += 1
-            }
+        let (word, n) = textBytes(count: count, spaced: spaced)
+        return String(unsafeUninitializedCapacity: 7) { buffer in
+            for i in 0..<n { buffer[i] = UInt8(truncatingIfNeeded: word >> (8 * UInt64(i))) }
             return n
         }
     }

@@ -31,4 +31,11 @@ struct ByteWriter {
         (base + count).update(from: source, count: bytes.count)
         count += bytes.count
     }
+
+    /// Writes the low `count` bytes of `word`, the lowest first (at most 8).
+    @inline(__always) mutating func write(word: UInt64, count n: Int) {
+        assert(n <= 8 && count + n <= capacity)
+        for i in 0..<n { base[count + i] = UInt8(truncatingIfNeeded: word >> (8 * UInt64(i))) }
+        count += n
+    }
 }
