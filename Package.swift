@@ -41,7 +41,8 @@ let package = Package(
         // by H3Core, GeoLookup and EnrichEngine. Pure Swift, no dependencies; public and
         // inlinable so that the hot paths of other modules inline it.
         .target(name: "GeoMath"),
-        // a prefetch hint for Swift callers (the fence index's lookups in GeoLookup)
+        // a prefetch hint for Swift callers (the fence index's lookups in GeoLookup, the session
+        // table's in EnrichEngine)
         .target(name: "CMemoryHints"),
         // Pure-Swift H3 v4, bit-exact with H3 4.5.0. Depends only on GeoMath.
         .target(name: "H3Core", dependencies: ["GeoMath"]),
@@ -66,7 +67,8 @@ let package = Package(
         .target(name: "ThreadSharing"),
 
         // The engine of contract rules 1-7: sessions, distance filter, expiry, attach, consent.
-        .target(name: "EnrichEngine", dependencies: ["GeoMath", "GeoModel", "H3Core", "GeoBridge", "GeoLookup", "ThreadSharing"]),
+        .target(name: "EnrichEngine", dependencies: ["GeoMath", "GeoModel", "H3Core", "GeoBridge", "GeoLookup", "ThreadSharing",
+                                                    "CMemoryHints"]),
 
         // NDJSON streams through the engine on all cores: batches read, parsed and decided in
         // parallel (sessions partitioned), written in input order, every line counted.

@@ -1,3 +1,5 @@
+import CMemoryHints
+
 /// An open-addressing hash index from a session's id to its place in the session table's dense
 /// array of states (``SessionState``).
 ///
@@ -80,6 +82,22 @@ struct SessionIndex {
                 if states[entry].id == id { return (slot, entry) }
             }
             slot = (slot + 1) & mask
+        }
+    }
+
+    /// Asks for the home slot of the id whose hash is `hash` (``SessionStore/prefetch(slotOf:stateOf:)``).
+    @inline(__always)
+    func prefetchSlot(_ hash: UInt64) {
+        slots.withUnsafeBufferPointer { geo_prefetch_for_reading($0.baseAddress! + home(hash)) }
+    }
+
+    /// The entry that the home slot of `hash` points at when the slot's fingerprint is the
+    /// hash's (most likely that id's: a lookup checks the id), else `nil`. Reads one slot.
+    @inline(__always)
+    func likelyEntry(_ hash: UInt64) -> Int? {
+        slots.withUnsafeBufferPointer { slots in
+            let s = slots[home(hash)]
+            return s != 0 && s & 0xFFFF_FFFF_0000_0000 == Self.fingerprint(hash) ? Self.entry(s) : nil
         }
     }
 

@@ -1,3 +1,4 @@
+import CMemoryHints
 import GeoModel
 
 /// Everything of ``SessionTable`` but its enricher: the sessions' states and the rules over them
@@ -63,6 +64,24 @@ struct SessionStore {
         case update(entry: Int)
         /// The fix is accepted for a session without state; it goes in the empty `slot`.
         case insert(slot: Int)
+    }
+
+    /// Asks the memory system for the index slot of the session whose id hashes to `later`, and
+    /// for the state of the one whose id hashes to `sooner` through its slot, asked for
+    /// earlier (``SessionTable/prefetch(slotOf:stateOf:)``); 0 asks for nothing.
+    ///
+    /// `mutating` though it changes nothing: called through the generic table, a non-mutating
+    /// method copied the table, its arrays retained and released, on every call.
+    @usableFromInline
+    mutating func prefetch(slotOf later: UInt64, stateOf sooner: UInt64) {
+        if later != 0 { index.prefetchSlot(later) }
+        guard sooner != 0, let entry = index.likelyEntry(sooner), entry < states.count else { return }
+        states.withUnsafeBufferPointer { states in
+            // both of the state's cache lines: a decision reads the first, an attachment both
+            let state = UnsafeRawPointer(states.baseAddress! + entry)
+            geo_prefetch_for_reading(state)
+            geo_prefetch_for_reading(state + MemoryLayout<SessionState>.stride - 1)
+        }
     }
 
     /// Applies a record's consent: an opt-out (or `notSet` under the deny policy) drops the

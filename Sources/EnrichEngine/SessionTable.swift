@@ -37,6 +37,19 @@ public struct SessionTable<Enricher: FixEnricher> {
     /// Sessions currently opted out.
     public var optedOutSessions: Int { store.optedOutSessions }
 
+    /// Asks the memory system for what deciding records of two sessions will read, so that a
+    /// caller holding a run of records can hide a large table's cache misses (a million live
+    /// sessions) behind the records before them: the index slot of the session whose
+    /// ``SessionID/stableHash`` is `later`, and the state of the one whose hash is `sooner`
+    /// (found through its slot, asked for some records before). 0 asks for nothing. A hint
+    /// only: no state and no answer changes.
+    ///
+    /// - Complexity: O(1): one slot read, no probing.
+    @inlinable
+    public mutating func prefetch(slotOf later: UInt64, stateOf sooner: UInt64) {
+        store.prefetch(slotOf: later, stateOf: sooner)
+    }
+
     /// Applies a record's consent: `optOut` (or `notSet` under
     /// ``EngineConfiguration/NotSetPolicy/deny``) drops the session's location state and rejects
     /// its fixes until an `optIn`. Call for every record, before its fix or event.

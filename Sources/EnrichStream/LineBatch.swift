@@ -83,6 +83,7 @@ final class LineBatch {
         for i in chunks.indices {
             chunks[i].lines.removeAll(keepingCapacity: true)
             chunks[i].routes.removeAll(keepingCapacity: true)
+            chunks[i].hashes.removeAll(keepingCapacity: true)
         }
         for i in outputs.indices { outputs[i].removeAll() }
     }

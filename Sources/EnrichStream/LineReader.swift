@@ -22,6 +22,15 @@ enum CheckedLine: Sendable {
         case .records(_, let sessions): sessions.first
         }
     }
+
+    /// The ``SessionID/stableHash`` of ``session``, without copying the id.
+    var sessionHash: UInt64? {
+        switch self {
+        case .blank, .bad: nil
+        case .record(_, let session): session.stableHash
+        case .records(_, let sessions): sessions.first?.stableHash
+        }
+    }
 }
 
 /// Reads lines of one ``RecordFormat`` into ``CheckedLine``s: the record parser of the format,

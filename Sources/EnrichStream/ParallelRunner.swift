@@ -35,6 +35,10 @@ final class ParallelRunner {
     static let partitionsPerWorker = 4
     /// Ranges of lines per worker thread when reading.
     static let readChunksPerWorker = 8
+    /// How many of a partition's records ahead of the one decided its session's index slot is
+    /// asked for, and its state (``SessionTable/prefetch(slotOf:stateOf:)``).
+    static let slotAhead = 8
+    static let stateAhead = 4
     /// Below this many lines a batch is processed on the calling thread alone (a live stream's
     /// small batches are not worth waking the workers for).
     static let parallelThreshold = 256
@@ -106,9 +110,18 @@ final class ParallelRunner {
             }
             partitions[p].processor.withLock { processor in
                 for chunk in parsed {
-                    for j in chunk.lines(of: p) {
-                        let i = chunk.first + j
-                        processor.process(chunk.lines[j], line: bytes.line(lines[i]), index: Int32(i), into: &output)
+                    chunk.withLines(of: p) { order, hashes in
+                        // a large session table's cache misses, hidden behind the records before:
+                        // a session's index slot is asked for `slotAhead` records ahead, its
+                        // state `stateAhead` records ahead
+                        let count = order.count
+                        for n in 0..<count {
+                            processor.prefetch(slotOf: n + Self.slotAhead < count ? hashes[Int(order[n + Self.slotAhead])] : 0,
+                                               stateOf: n + Self.stateAhead < count ? hashes[Int(order[n + Self.stateAhead])] : 0)
+                            let j = Int(order[n])
+                            let i = chunk.first + j
+                            processor.process(chunk.lines[j], line: bytes.line(lines[i]), index: Int32(i), into: &output)
+                        }
                     }
                 }
             }
@@ -145,6 +158,9 @@ struct ParsedChunk: Sendable {
     var lines: [CheckedLine] = []
     /// One per line: the partition of the line's session (0 for blank and bad lines).
     var routes: [UInt8] = []
+    /// One per line: the ``SessionID/stableHash`` of the line's session (0 for blank and bad
+    /// lines), for the session table's prefetch.
+    var hashes: [UInt64] = []
     /// The chunk's lines (indices in ``lines``) grouped by partition, in input order within
     /// each: partition `p`'s are `byPartition[starts[p]..<starts[p + 1]]`. Each partition
     /// visits only its own lines; when every partition walked all the routes, a line cost
@@ -157,12 +173,14 @@ struct ParsedChunk: Sendable {
         first = range.lowerBound
         lines.removeAll(keepingCapacity: true)
         routes.removeAll(keepingCapacity: true)
+        hashes.removeAll(keepingCapacity: true)
         for i in range {
             let span = spans[i]
             let checked: CheckedLine = span.isCut ? .bad(.lineTooLong) : reader.read(bytes.line(span))
-            let route = checked.session.map { Self.partition(of: $0, among: partitions) } ?? 0
+            let hash = checked.sessionHash
             lines.append(checked)
-            routes.append(route)
+            routes.append(hash.map { Self.partition(ofHash: $0, among: partitions) } ?? 0)
+            hashes.append(hash ?? 0)
         }
         group(partitions: partitions)
     }
@@ -188,16 +206,27 @@ struct ParsedChunk: Sendable {
         }
     }
 
-    /// The indices in ``lines`` of partition `p`'s lines, in input order (blank and bad lines
-    /// are partition 0's: ``RecordProcessor`` passes over them).
-    func lines(of p: Int) -> LazyMapSequence<ArraySlice<Int32>, Int> {
-        byPartition[Int(starts[p])..<Int(starts[p + 1])].lazy.map { Int($0) }
+    /// Calls `body` with the indices in ``lines`` of partition `p`'s lines, in input order
+    /// (blank and bad lines are partition 0's: ``RecordProcessor`` passes over them), and the
+    /// ``hashes`` of all the chunk's lines.
+    func withLines<R>(of p: Int, _ body: (UnsafeBufferPointer<Int32>, UnsafeBufferPointer<UInt64>) -> R) -> R {
+        byPartition.withUnsafeBufferPointer { all in
+            hashes.withUnsafeBufferPointer { hashes in
+                body(UnsafeBufferPointer(rebasing: all[Int(starts[p])..<Int(starts[p + 1])]), hashes)
+            }
+        }
     }
 
     /// The partition of `session`'s records: the high half of its stable hash, as the engine
     /// shards by the same hash's bits.
     @inline(__always)
     static func partition(of session: SessionID, among partitions: Int) -> UInt8 {
-        UInt8(truncatingIfNeeded: (session.stableHash >> 32) % UInt64(partitions))
+        partition(ofHash: session.stableHash, among: partitions)
+    }
+
+    /// ``partition(of:among:)`` from the session's ``SessionID/stableHash``.
+    @inline(__always)
+    static func partition(ofHash hash: UInt64, among partitions: Int) -> UInt8 {
+        UInt8(truncatingIfNeeded: (hash >> 32) % UInt64(partitions))
     }
 }

@@ -60,6 +60,12 @@ struct RecordProcessor<Sessions: SessionDecisions> {
     /// Sessions holding location state.
     var liveSessions: Int { sessions.liveSessions }
 
+    /// A hint that records of these sessions come soon (``SessionTable/prefetch(slotOf:stateOf:)``).
+    @inline(__always)
+    mutating func prefetch(slotOf later: UInt64, stateOf sooner: UInt64) {
+        sessions.prefetch(slotOf: later, stateOf: sooner)
+    }
+
     // MARK: The decision
 
     /// Decides one record, whatever its format: its consent, then its fix through the engine's
@@ -272,6 +278,8 @@ protocol SessionDecisions {
     mutating func attach(session: SessionID, at time: Timestamp, consent: Consent?) -> Attachment?
     /// Sessions holding location state.
     var liveSessions: Int { get }
+    /// A hint that records of these sessions come soon (``SessionTable/prefetch(slotOf:stateOf:)``).
+    mutating func prefetch(slotOf later: UInt64, stateOf sooner: UInt64)
 }
 
 extension SessionTable: SessionDecisions {}
@@ -290,6 +298,9 @@ struct SharedSessions: SessionDecisions, Sendable {
     }
 
     var liveSessions: Int { engine.liveSessions }
+
+    /// Nothing: a service decides a record at a time, its sessions behind the shards' locks.
+    func prefetch(slotOf later: UInt64, stateOf sooner: UInt64) {}
 }
 
 /// What the engine decided about one record.

@@ -167,6 +167,33 @@ struct ModelTests {
         #expect(table.liveSessions == reference.history.count(where: { !$0.value.isEmpty }))
     }
 
+    /// The stream's runner asks the table to prefetch sessions records ahead; a hint must change
+    /// nothing, whatever it is asked for: the sessions coming, others, unknown hashes, none.
+    @Test("prefetching changes no decision", arguments: [12, 13] as [UInt64])
+    func prefetchChangesNothing(seed: UInt64) {
+        let c = Self.evictingAlways
+        var plain = SessionTable(configuration: c, enricher: H3OnlyEnricher())
+        var hinted = SessionTable(configuration: c, enricher: H3OnlyEnricher())
+        let records = Self.stream(seed: seed, count: 30_000, ordered: true, sessions: 2_000)
+        var mismatches = 0
+        var peak = 0
+        for (n, r) in records.enumerated() {
+            let ahead = records[min(n + 8, records.count - 1)].session.stableHash
+            let soon = records[min(n + 4, records.count - 1)].session.stableHash
+            switch n % 4 {
+            case 0: hinted.prefetch(slotOf: ahead, stateOf: soon)
+            case 1: hinted.prefetch(slotOf: 0, stateOf: 0)
+            case 2: hinted.prefetch(slotOf: ~ahead, stateOf: soon &* 3)  // ids no session has
+            default: hinted.prefetch(slotOf: soon, stateOf: r.session.stableHash)
+            }
+            if Self.outcome(&plain, r) != Self.outcome(&hinted, r) { mismatches += 1 }
+            #expect(plain.liveSessions == hinted.liveSessions)
+            peak = max(peak, hinted.liveSessions)
+        }
+        #expect(mismatches == 0)
+        #expect(peak > 500)  // many sessions, and evictions that move states under the hints
+    }
+
     /// The default rules, evicting whenever the rule allows (no threshold of live sessions).
     static var evictingAlways: EngineConfiguration {
         var c = EngineConfiguration()
