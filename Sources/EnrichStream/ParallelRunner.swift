@@ -217,14 +217,8 @@ struct ParsedChunk: Sendable {
         }
     }
 
-    /// The partition of `session`'s records: the high half of its stable hash, as the engine
-    /// shards by the same hash's bits.
-    @inline(__always)
-    static func partition(of session: SessionID, among partitions: Int) -> UInt8 {
-        partition(ofHash: session.stableHash, among: partitions)
-    }
-
-    /// ``partition(of:among:)`` from the session's ``SessionID/stableHash``.
+    /// The partition of the records of the session whose ``SessionID/stableHash`` is `hash`:
+    /// the hash's high half, as the engine shards by the same hash's bits.
     @inline(__always)
     static func partition(ofHash hash: UInt64, among partitions: Int) -> UInt8 {
         UInt8(truncatingIfNeeded: (hash >> 32) % UInt64(partitions))
