@@ -32,9 +32,9 @@ struct GeoRenderer {
     private var slots: [Slot]
     /// The fence set's table, when enrichments carry fence lists.
     private let geofences: GeofenceListTable?
-    /// Slots of the cache, per partition: a power of two. A slot in use costs about 650 bytes
-    /// (the enrichment, and a rendering buffer sized for the longest `geo`, 512 bytes without
-    /// fences); 2,048 per partition keep the benchmark stream's 2,000 sessions (spread over the
+    /// Slots of the cache, per partition: a power of two. A slot in use costs about 350 bytes
+    /// (the enrichment, and a buffer as long as its rendering, about 230 bytes without fences);
+    /// 2,048 per partition keep the benchmark stream's 2,000 sessions (spread over the
     /// partitions) with few collisions.
     static let cacheSlots = 1 << 11
 
