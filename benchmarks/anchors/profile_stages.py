@@ -40,7 +40,7 @@ STAGES = [
     ("enrich", "H3 cell, country, postal code of each accepted fix",
      r"PostalQuery|PostalIndex|PostalGrid|PostalCode|H3Cell|CoordIJK|FaceIJK|CountryIndex|CountryLocator|LocationLookup"
      r"|Vec3|Vec2|AlgebraicProjection|DegreeTrigonometry|libgeos|GEOS|geos::|Locator|__round"),
-    ("render", "the geo object, the splice, the rendered-geo cache's Dictionary",
+    ("render", "the geo object, the splice, the renderer's cache of rendered geo objects",
      r"Splice|OrjsonText|RenderedGeo|GeoRenderer|Enrichment|__RawDictionaryStorage\.find|Hasher|SDKSplice|CivilCalendar\.date"),
     ("write", "the gather of the partitions' lines in input order, write(2)",
      r"BatchWriter|memmove|Array\.append|OutputFile|memcpy|ksys_write|vfs_write"),
