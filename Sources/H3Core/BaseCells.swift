@@ -21,9 +21,17 @@ enum BaseCells {
     }
 
     /// Whether each of the 128 encodable base-cell numbers is a pentagon (false past 121).
-    static let isPentagonTable: [Bool] = (0..<128).map { $0 < count && data[$0].isPentagon }
+    /// The 12 pentagon base cells (4, 14, 24, 38, 49, 58, 63; 72, 83, 97, 107, 117) as a
+    /// 128-bit mask in two words, which ``isPentagon(_:)`` tests: constants, where a `[Bool]`
+    /// table made from ``data`` was a lazily initialised global whose every read went through
+    /// `swift_once` (6 % of cellToVertexes' time, perf). A test checks the mask against ``data``.
+    static let pentagonMask: (low: UInt64, high: UInt64) = (0x8402_0040_0100_4010, 0x0020_0802_0008_0100)
 
-    @inline(__always) static func isPentagon(_ bc: Int) -> Bool { isPentagonTable[bc] }
+    /// Whether base cell `bc` (0...127) is a pentagon.
+    @inline(__always) static func isPentagon(_ bc: Int) -> Bool {
+        let word = bc < 64 ? pentagonMask.low : pentagonMask.high
+        return word >> UInt64(bc & 63) & 1 != 0
+    }
 
     /// The two polar pentagons (base cells 4 and 117), whose neighbours all lie in the i direction.
     @inline(__always) static func isPolarPentagon(_ bc: Int) -> Bool { bc == 4 || bc == 117 }
