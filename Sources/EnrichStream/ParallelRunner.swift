@@ -156,7 +156,9 @@ struct ParsedChunk: Sendable {
     var first = 0
     /// One per line.
     var lines: [CheckedLine] = []
-    /// One per line: the partition of the line's session (0 for blank and bad lines).
+    /// One per line: the partition of the line's session (0 for blank and bad lines). It
+    /// follows from the line's hash in `hashes`; kept because the counting sort and the writer
+    /// read it for every line, a byte where the hash would cost a division.
     var routes: [UInt8] = []
     /// One per line: the ``SessionID/stableHash`` of the line's session (0 for blank and bad
     /// lines), for the session table's prefetch.
