@@ -161,6 +161,22 @@ enum FenceJSON {
             return UnsafePointer(table)
         }()
 
+        static let ones: UInt64 = 0x0101_0101_0101_0101
+
+        /// How many bytes of `w` are zero. (A multiply adds up the bytes' flags: the build's
+        /// baseline x86-64 has no `popcnt`, and `nonzeroBitCount` is a dozen instructions.)
+        @inline(__always)
+        static func zeroByteCount(_ w: UInt64) -> Int {
+            Int(truncatingIfNeeded: ((zeroBytes(w) >> 7) &* ones) >> 56)
+        }
+
+        /// The high bit of each byte of `w` that is zero (and no other bit).
+        @inline(__always)
+        static func zeroBytes(_ w: UInt64) -> UInt64 {
+            let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+            return ~(((w & lows) &+ lows) | w | lows)
+        }
+
         mutating func space() {
             while i < bytes.count {
                 switch bytes[i] {
@@ -197,15 +213,31 @@ enum FenceJSON {
             case UInt8(ascii: "\""):
                 guard string() else { return nil }
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                // most bytes are digits, one table load each to pass (testing each byte for the
-                // five that matter took 0.16 s of 100,000 fences' 46 MB)
+                // most bytes are digits: passed eight at a time, a word with no quote counting
+                // its brackets, unless its closing ones could end the value (then its bytes are
+                // passed one table load each up to the first that matters). One table load a
+                // byte throughout took 0.16 s of 100,000 fences' 46 MB, 12 % of their loading
+                // on one thread (perf); testing each byte for the five that matter took longer.
                 let kinds = Self.kinds
                 let base = bytes.baseAddress!, end = bytes.count
+                let raw = UnsafeRawPointer(base)
+                let ones = Self.ones
                 var depth = 0
                 while true {
-                    while i < end && kinds[Int(base[i])] == 0 { i &+= 1 }
+                    while i &+ 8 <= end {
+                        let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                        // `[` and `{`, `]` and `}` differ only in bit 0x20
+                        let folded = w | (ones &* 0x20)
+                        let closes = Self.zeroByteCount(folded ^ (ones &* UInt64(UInt8(ascii: "}"))))
+                        guard closes < depth, Self.zeroBytes(w ^ (ones &* UInt64(UInt8(ascii: "\"")))) == 0 else { break }
+                        depth += Self.zeroByteCount(folded ^ (ones &* UInt64(UInt8(ascii: "{")))) - closes
+                        i &+= 8
+                    }
+                    let stop = min(i &+ 8, end)
+                    while i < stop && kinds[Int(base[i])] == 0 { i &+= 1 }
                     guard i < end else { return nil }
                     switch kinds[Int(base[i])] {
+                    case 0: continue  // plain bytes passed: words again
                     case 1:
                         guard string() else { return nil }
                         continue

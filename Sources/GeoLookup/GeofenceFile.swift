@@ -11,12 +11,18 @@ enum GeofenceFile {
     /// from the start, feature after feature, and refused at its first problem (a duplicate id
     /// as soon as its second feature is reached), so the error is the same however the file
     /// was first read.
-    static func parse(_ bytes: [UInt8], path: String, context: GEOSContext) throws(GeofenceFileError) -> [Geofence] {
+    ///
+    /// - Returns: the fences, and their places in ascending order of id (``Geofence/idOrder(_:)``).
+    static func parse(_ bytes: [UInt8], path: String, context: GEOSContext) throws(GeofenceFileError) -> (fences: [Geofence], order: [Int]) {
         if let fences = inParts(bytes, path: path) {
-            // every feature is valid: a repeated id is the only problem left
-            var ids = IDs(capacity: fences.count)
-            for (index, fence) in fences.enumerated() { try ids.add(fence, index: index, path: path) }
-            return fences
+            // every feature is valid: a repeated id is the only problem left, and the order of
+            // ids puts the fences that share one side by side, in file order
+            let order = Geofence.idOrder(fences)
+            if let (earlier, later) = firstRepeat(fences, order: order) {
+                throw GeofenceFileError(path: path, feature: "feature \(quoted(fences[later].id))",
+                                        reason: "duplicate id: feature \(earlier) has it too")
+            }
+            return (fences, order)
         }
         let features = try rawFeatures(bytes, path: path)
         var fences: [Geofence] = []
@@ -27,7 +33,22 @@ enum GeofenceFile {
             try ids.add(fence, index: index, path: path)
             fences.append(fence)
         }
-        return fences
+        return (fences, Geofence.idOrder(fences))
+    }
+
+    /// The first feature in file order whose id an earlier one has, with that earlier one
+    /// (what reading the file in order refuses first); `nil` when the ids are unique.
+    private static func firstRepeat(_ fences: [Geofence], order: [Int]) -> (earlier: Int, later: Int)? {
+        var first: (earlier: Int, later: Int)?
+        var k = 0
+        while k < order.count {
+            // a run of one id: its places ascend, so its first two are the pair to report
+            var j = k + 1
+            while j < order.count && Geofence.compareBytes(fences[order[j]].id, fences[order[k]].id) == 0 { j += 1 }
+            if j - k > 1 && order[k + 1] < (first?.later ?? .max) { first = (order[k], order[k + 1]) }
+            k = j
+        }
+        return first
     }
 
     /// The ids met so far, keyed by their bytes (not Swift's canonical equality), with the

@@ -50,12 +50,19 @@ public final class GeofenceSet: Sendable {
         do { context = try GEOSContext() } catch {
             throw GeofenceFileError(path: path, feature: nil, reason: "GEOS could not start: \(error)")
         }
-        self.init(fences: try GeofenceFile.parse(bytes, path: path, context: context))
+        let checked = try GeofenceFile.parse(bytes, path: path, context: context)
+        self.init(fences: checked.fences, order: checked.order)
     }
 
     /// A set of fences already checked (ids unique, rings closed and valid, radii positive).
-    public init(fences: [Geofence]) {
-        self.fences = fences.sorted { $0.id.utf8Precedes($1.id) }
+    public convenience init(fences: [Geofence]) {
+        self.init(fences: fences, order: Geofence.idOrder(fences))
+    }
+
+    /// `fences` numbered in `order`, their places in ascending order of id
+    /// (``Geofence/idOrder(_:)``).
+    init(fences: [Geofence], order: [Int]) {
+        self.fences = order.map { fences[$0] }
         lists = GeofenceListTable(ids: self.fences.map(\.id))
         shapes = FenceShapes(self.fences)
         grid = GeofenceGrid(fences: self.fences, shapes: shapes)

@@ -32,7 +32,7 @@ public final class GeofenceListTable: Sendable {
     /// - Parameter ids: the fences' ids, by fence number (ascending order of id, UTF-8 bytes).
     public init(ids: [String]) {
         precondition(ids.count <= GeofenceList.largestSingle, "too many fences for a 31-bit handle")
-        let names = ids.map { Array(JSONString.quoted($0).utf8) }
+        let names = ids.map(JSONString.quotedBytes)
         let texts = PublishedBytes()
         Array("[]".utf8).withUnsafeBytes { _ = texts.append($0) }
         var single: [UInt8] = []

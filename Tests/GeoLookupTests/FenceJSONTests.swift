@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import GeoLookup
@@ -91,7 +92,36 @@ import Testing
         }
     }
 
+    /// The skimmer passes plain bytes a word at a time and counts a word's brackets: features of
+    /// random nesting, strings holding brackets, quotes and escapes, and white space of random
+    /// length (so every kind of byte falls at every place in a word), found whole.
+    @Test func featuresOfEveryShapeAreFoundWholeWhereverTheirBracketsFallInAWord() {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        print("FenceJSONTests.featuresOfEveryShape… seed \(seed)")
+        var rng = SplitMix64(seed: seed)
+        func space() -> String { String(repeating: " ", count: Int(rng.next() % 10)) }
+        func value(_ depth: Int) -> String {
+            switch rng.next() % (depth > 5 ? 3 : 5) {
+            case 0: return String(Double(Int64(rng.next() % 2_000_000) - 1_000_000) / 7)
+            case 1:
+                let parts = ["a", "[", "]", "{", "}", "\\\"", "\\\\", "é", ",", "12345678"]
+                return "\"" + (0..<Int(rng.next() % 6)).map { _ in parts[Int(rng.next() % UInt64(parts.count))] }.joined() + "\""
+            case 2: return ["true", "null", "0"][Int(rng.next() % 3)]
+            case 3: return "[" + space() + (0..<Int(rng.next() % 4)).map { _ in value(depth + 1) }.joined(separator: "," + space()) + "]"
+            default:
+                return "{" + (0..<Int(rng.next() % 4)).map { k in "\"k\(k)\"" + space() + ":" + value(depth + 1) }.joined(separator: ",") + space() + "}"
+            }
+        }
+        for _ in 0..<200 {
+            let features = (0..<Int(rng.next() % 8)).map { _ in value(0) }
+            let text = "{\"type\":\"FeatureCollection\"," + space() + "\"features\":[" + space()
+                + features.joined(separator: space() + "," + space()) + space() + "]}"
+            #expect(layout(text)?.features == features, "seed \(seed): \(text)")
+        }
+    }
+
     @Test func aDuplicateKeyReadsAsItsLastValue() {
         #expect(parse(#"{"id":"a","id":"b"}"#)?["id"]?.string == "b")
     }
 }
+

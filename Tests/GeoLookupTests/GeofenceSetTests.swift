@@ -159,6 +159,24 @@ import Testing
         #expect(memberships > 600 * 5, "the crowd is crowded: \(memberships) memberships in 600 points")
     }
 
+    /// The fences are numbered in UTF-8 byte order of their ids: ids sharing their first 16
+    /// bytes or more, ids that are prefixes of others, NUL and non-ASCII bytes, against a sort
+    /// of their bytes.
+    @Test func fencesAreNumberedInTheByteOrderOfTheirIds() {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        print("GeofenceSetTests.fencesAreNumberedInTheByteOrderOfTheirIds seed \(seed)")
+        var rng = SplitMix64(seed: seed)
+        let pieces = ["store-0000000000", "a", "b", "\u{0}", "é", "日", "Z", "0", "store-00000000001"]
+        var ids = Set<String>()
+        while ids.count < 2_000 {
+            ids.insert((0..<Int(rng.next() % 5)).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined())
+        }
+        let fences = ids.shuffled(using: &rng).map { Geofence(id: $0, shape: .circle(center: GeoPoint(latitude: 0, longitude: 0), radiusMetres: 1)) }
+        let expected = fences.map { Array($0.id.utf8) }.sorted { $0.lexicographicallyPrecedes($1) }
+        #expect(Geofence.idOrder(fences).map { Array(fences[$0].id.utf8) } == expected, "seed \(seed)")
+        #expect(GeofenceSet(fences: fences).fences.map { Array($0.id.utf8) } == expected, "seed \(seed)")
+    }
+
     /// A problem in a later part of a large collection is named as reading in order names it;
     /// so is an id that two parts share.
     @Test func aLargeCollectionsProblemIsTheFirstInFileOrder() throws {
@@ -191,5 +209,15 @@ import Testing
         // and a file with a problem is not taken from the parts
         let broken = #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}"
         #expect(GeofenceFile.inParts(Array(broken.utf8), path: "test.geojson") == nil)
+        // of several repeated ids, the one whose repeat comes first in the file, with the
+        // feature that had it first (a third use of it not reached)
+        features = good
+        features[1_500] = good[1_500].replacing(#""id":"f1500""#, with: #""id":"f2490""#)
+        features[2_300] = good[2_300].replacing(#""id":"f2300""#, with: #""id":"f7""#)
+        features[2_200] = good[2_200].replacing(#""id":"f2200""#, with: #""id":"f7""#)
+        features[2_100] = good[2_100].replacing(#""id":"f2100""#, with: #""id":"f30""#)
+        #expect(load(features) == #"geofence file test.geojson: feature "f30": duplicate id: feature 30 has it too"#)
+        features[2_100] = good[2_100]
+        #expect(load(features) == #"geofence file test.geojson: feature "f7": duplicate id: feature 7 has it too"#)
     }
 }
