@@ -197,30 +197,26 @@ final class GeofenceGrid: @unchecked Sendable {
         let boxes = fences.map(Self.box(of:))
         let spans = boxes.map { max($0.east - $0.west, $0.north - $0.south) }.sorted()
         let common = spans.isEmpty ? Self.finest : Self.level(span: spans[spans.count / 2], across: Self.medianAcross)
-        // each fence's marks, in parts of the fences (in fence order)
+        // each fence's marks, in parts of the fences (in fence order), each part's already
+        // in runs by the top bits of their hash
         let parts = ForkJoin.parts(for: fences.count, least: 1_000)
         let marked = ForkJoin.map(parts: parts) { part in
-            Self.mark(fences, ForkJoin.share(part, of: parts, count: fences.count), boxes: boxes, shapes: shapes, common: common)
+            let share = ForkJoin.share(part, of: parts, count: fences.count)
+            let (keys, marks, levels) = Self.mark(fences, share, boxes: boxes, shapes: shapes, common: common)
+            return (runs: MarkRuns(keys: keys, marks: marks), levels: levels)
         }
-        var keys: [UInt64] = [], marks: [UInt32] = []
-        keys.reserveCapacity(marked.reduce(0) { $0 + $1.keys.count })
-        marks.reserveCapacity(keys.capacity)
-        var levelSet = Set<Int>()
-        for part in marked {
-            keys += part.keys
-            marks += part.marks
-            levelSet.formUnion(part.levels)
-        }
-        levels = levelSet.sorted()
+        levels = marked.reduce(into: Set<Int>()) { $0.formUnion($1.levels) }.sorted()
         // the table: the marks sorted by their key's hash, so that each cell's marks are in a
-        // row (in fence order: the sort is stable) and the cells come in the order of their
-        // slots. Then the table is sized for the cells, not the marks (100,000 city fences have
-        // 1.8 million marks in 430,000 cells: a table of 1 million slots, not 2), and filled in
-        // one pass from its start, in about the time that counting and placing the marks by
-        // hashing into a table sized for the marks took.
-        var (hashes, ordered) = Self.sortedByHash(keys: keys, marks: marks)
+        // row (in fence order) and the cells come in the order of their slots. Then the table
+        // is sized for the cells, not the marks (100,000 city fences have 1.8 million marks in
+        // 430,000 cells: a table of 1 million slots, not 2), and filled in one pass from its
+        // start, in about the time that counting and placing the marks by hashing into a table
+        // sized for the marks took.
+        let sorted = Self.sortedByHash(marked.map(\.runs))
         var cells = 0
-        for i in hashes.indices where i == 0 || hashes[i] != hashes[i - 1] { cells += 1 }
+        for run in sorted {
+            for i in run.indices where i == 0 || run[i].hash != run[i - 1].hash { cells += 1 }
+        }
         var size = 64
         while size < 2 * cells { size *= 2 }  // at most half full
         // on a cache line's boundary: `allocate(capacity:)` aligns to 8 bytes only, and glibc's
@@ -231,29 +227,30 @@ final class GeofenceGrid: @unchecked Sendable {
         table.initialize(repeating: Slot(), count: size)
         var overflow: [UInt32] = []
         let shift = UInt64(64 - size.trailingZeroBitCount)
-        do {
-            var i = 0
-            while i < hashes.count {
-                let h = hashes[i]
-                var j = i + 1
-                while j < hashes.count && hashes[j] == h { j += 1 }
-                var at = Int(truncatingIfNeeded: h >> shift)
-                while table[at].key != 0 { at = (at + 1) & (size - 1) }
-                var slot = Slot(key: h &* Self.unhash, count: UInt32(j - i))
-                if j - i <= Slot.inlineCount {
-                    withUnsafeMutableBytes(of: &slot.marks) { marks in
-                        for m in i..<j { marks.storeBytes(of: ordered[m], toByteOffset: 4 * (m - i), as: UInt32.self) }
+        // a cell's marks are never split between two runs: the runs part the top bits
+        for run in sorted {
+            run.withUnsafeBufferPointer { pairs in
+                var i = 0
+                while i < pairs.count {
+                    let h = pairs[i].hash
+                    var j = i + 1
+                    while j < pairs.count && pairs[j].hash == h { j += 1 }
+                    var at = Int(truncatingIfNeeded: h >> shift)
+                    while table[at].key != 0 { at = (at + 1) & (size - 1) }
+                    var slot = Slot(key: h &* Self.unhash, count: UInt32(j - i))
+                    if j - i <= Slot.inlineCount {
+                        withUnsafeMutableBytes(of: &slot.marks) { marks in
+                            for m in i..<j { marks.storeBytes(of: pairs[m].mark, toByteOffset: 4 * (m - i), as: UInt32.self) }
+                        }
+                    } else {
+                        slot.marks.0 = UInt32(overflow.count)
+                        for m in i..<j { overflow.append(pairs[m].mark) }
                     }
-                } else {
-                    slot.marks.0 = UInt32(overflow.count)
-                    overflow += ordered[i..<j]
+                    table[at] = slot
+                    i = j
                 }
-                table[at] = slot
-                i = j
             }
         }
-        hashes = []
-        ordered = []
         let kept = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, overflow.count))
         kept.initialize(from: overflow, count: overflow.count)
         self.slots = table
@@ -272,54 +269,103 @@ final class GeofenceGrid: @unchecked Sendable {
         return x
     }()
 
-    /// The keys' hashes and the marks, sorted together by hash, stably. A radix sort of the
-    /// hashes' top bits, as many as the largest table's slots need (two passes of 11 bits up to
-    /// 2 million marks), then each run with the same top bits (rarely more than one cell) put in
-    /// order of the whole hash. Six passes over all 64 bits took about twice as long.
-    private static func sortedByHash(keys: [UInt64], marks: [UInt32]) -> (hashes: [UInt64], marks: [UInt32]) {
-        struct Pair { var hash: UInt64; var mark: UInt32 }
-        var pairs = (0..<keys.count).map { Pair(hash: keys[$0] &* hash, mark: marks[$0]) }
-        var other = pairs
-        var bits = 11
-        while bits < 64 && (1 << bits) < 2 * keys.count { bits += 11 }
-        bits = min(bits, 64)
-        let top = UInt64(64 - bits)
-        var counts = [Int](repeating: 0, count: 1 << 11)
-        for low in stride(from: 0, to: bits, by: 11) {
-            let shift = top + UInt64(low)
-            counts.withUnsafeMutableBufferPointer { counts in
-                for i in 0..<counts.count { counts[i] = 0 }
-                pairs.withUnsafeBufferPointer { from in
-                    other.withUnsafeMutableBufferPointer { to in
-                        for p in from { counts[Int(truncatingIfNeeded: (p.hash >> shift) & 0x7FF)] += 1 }
-                        var sum = 0
-                        for i in 0..<counts.count { (counts[i], sum) = (sum, sum + counts[i]) }
-                        for p in from {
-                            let digit = Int(truncatingIfNeeded: (p.hash >> shift) & 0x7FF)
-                            to[counts[digit]] = p
-                            counts[digit] += 1
-                        }
+    /// A cell key's hash with one of its marks.
+    struct HashedMark { var hash: UInt64; var mark: UInt32 }
+
+    /// One part's marks, hashed, in runs by the top ``MarkRuns/digitBits`` bits of their hash
+    /// (a stable counting sort: in fence order within a run).
+    struct MarkRuns: Sendable {
+        static let digitBits = 11
+        static let digitShift = UInt64(64 - digitBits)
+        let pairs: [HashedMark]
+        /// Run d is `pairs[starts[d]..<starts[d + 1]]`.
+        let starts: [Int]
+
+        init(keys: [UInt64], marks: [UInt32]) {
+            let digits = 1 << Self.digitBits
+            var starts = [Int](repeating: 0, count: digits + 1)
+            for key in keys { starts[Int(truncatingIfNeeded: (key &* GeofenceGrid.hash) >> Self.digitShift) + 1] += 1 }
+            for d in 0..<digits { starts[d + 1] += starts[d] }
+            var next = starts
+            pairs = [HashedMark](unsafeUninitializedCapacity: keys.count) { out, count in
+                for (key, mark) in zip(keys, marks) {
+                    let h = key &* GeofenceGrid.hash
+                    let d = Int(truncatingIfNeeded: h >> Self.digitShift)
+                    (out.baseAddress! + next[d]).initialize(to: HashedMark(hash: h, mark: mark))
+                    next[d] += 1
+                }
+                count = keys.count
+            }
+            self.starts = starts
+        }
+    }
+
+    /// The marks of all parts sorted by hash, stably (a cell's marks in fence order), as runs
+    /// to be read one after the other: the runs of the top bits are shared out between
+    /// ``ForkJoin``'s threads (about as many marks each), and each thread gathers its runs
+    /// from the parts in part order, then sorts each run by the next 11 bits (a counting
+    /// sort, stable) and the whole hash (an insertion sort, stable: few marks are left out of
+    /// place). Sorting all the marks on one thread (a radix sort of two passes of 11 bits)
+    /// was 15 % of loading 100,000 fences (a perf timeline), none of it in parallel.
+    private static func sortedByHash(_ parts: [MarkRuns]) -> [[HashedMark]] {
+        let digits = 1 << MarkRuns.digitBits
+        let total = parts.reduce(0) { $0 + $1.pairs.count }
+        let threads = ForkJoin.parts(for: total, least: 50_000)
+        // the digits each thread takes: about total / threads marks
+        var bounds = [0]
+        var sum = 0
+        for d in 0..<digits {
+            sum += parts.reduce(0) { $0 + $1.starts[d + 1] - $1.starts[d] }
+            if bounds.count < threads && sum * threads >= total * bounds.count { bounds.append(d + 1) }
+        }
+        while bounds.count <= threads { bounds.append(digits) }
+        bounds[threads] = digits
+        return ForkJoin.map(parts: threads) { [bounds] thread in
+            let range = bounds[thread]..<bounds[thread + 1]
+            let count = parts.reduce(0) { $0 + $1.starts[range.upperBound] - $1.starts[range.lowerBound] }
+            var counts = [Int](repeating: 0, count: digits + 1)
+            var scratch: [HashedMark] = []
+            return [HashedMark](unsafeUninitializedCapacity: count) { out, filled in
+                var at = 0
+                for d in range {
+                    let start = at
+                    for part in parts {
+                        for i in part.starts[d]..<part.starts[d + 1] { (out.baseAddress! + at).initialize(to: part.pairs[i]); at += 1 }
                     }
+                    sortRun(UnsafeMutableBufferPointer(rebasing: out[start..<at]), counts: &counts, scratch: &scratch)
                 }
-            }
-            swap(&pairs, &other)
-        }
-        other = []
-        // runs of equal top bits, by the whole hash (an insertion sort: stable, runs are short)
-        pairs.withUnsafeMutableBufferPointer { pairs in
-            var i = 1
-            while i < pairs.count {
-                let p = pairs[i]
-                var j = i
-                while j > 0 && pairs[j - 1].hash > p.hash && pairs[j - 1].hash >> top == p.hash >> top {
-                    pairs[j] = pairs[j - 1]
-                    j -= 1
-                }
-                pairs[j] = p
-                i += 1
+                filled = at
             }
         }
-        return (pairs.map(\.hash), pairs.map(\.mark))
+    }
+
+    /// Sorts a run of marks whose hashes share their top bits by the whole hash, stably.
+    private static func sortRun(_ run: UnsafeMutableBufferPointer<HashedMark>, counts: inout [Int], scratch: inout [HashedMark]) {
+        let shift = MarkRuns.digitShift - UInt64(MarkRuns.digitBits)
+        let mask = UInt64(1 << MarkRuns.digitBits - 1)
+        if run.count > 32 {
+            for i in counts.indices { counts[i] = 0 }
+            for p in run { counts[Int(truncatingIfNeeded: (p.hash >> shift) & mask) + 1] += 1 }
+            for d in 1..<counts.count { counts[d] += counts[d - 1] }
+            scratch.removeAll(keepingCapacity: true)
+            scratch.append(contentsOf: run)
+            for p in scratch {
+                let d = Int(truncatingIfNeeded: (p.hash >> shift) & mask)
+                run[counts[d]] = p
+                counts[d] += 1
+            }
+        }
+        var i = 1
+        while i < run.count {
+            let p = run[i]
+            var j = i
+            while j > 0 && run[j - 1].hash > p.hash {
+                run[j] = run[j - 1]
+                j -= 1
+            }
+            run[j] = p
+            i += 1
+        }
     }
 
     /// The marks of `fences[range]`, in fence order: each cell's key with its mark (fence

@@ -58,22 +58,22 @@ extension JSONNumber {
         var fast = true
         while i < end, p[i] &- 48 < 10 {
             if mantissa != 0 || p[i] != UInt8(ascii: "0") {
-                digits += 1
+                digits &+= 1
                 if digits > 19 { fast = false; break }
-                mantissa = mantissa * 10 + UInt64(p[i] &- 48)
+                mantissa = mantissa &* 10 &+ UInt64(p[i] &- 48)  // at most 19 digits: no overflow
             }
-            i += 1
+            i &+= 1
         }
         if fast, i < end, p[i] == UInt8(ascii: ".") {
-            i += 1
+            i &+= 1
             while i < end, p[i] &- 48 < 10 {
                 if mantissa != 0 || p[i] != UInt8(ascii: "0") {
-                    digits += 1
+                    digits &+= 1
                     if digits > 19 { fast = false; break }
-                    mantissa = mantissa * 10 + UInt64(p[i] &- 48)
+                    mantissa = mantissa &* 10 &+ UInt64(p[i] &- 48)  // at most 19 digits: no overflow
                 }
-                exponent -= 1
-                i += 1
+                exponent &-= 1
+                i &+= 1
             }
         }
         if fast, i < end {  // 'e' or 'E'
