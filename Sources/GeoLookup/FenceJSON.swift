@@ -15,7 +15,7 @@ import Darwin
 /// position: with it (and the check's messages made only when needed) loading 100,000 fences
 /// took 1.65 s of CPU instead of 2.2, the saving mostly in malloc and free. Integers keep their
 /// exact value when they fit an `Int64` (an id may be one).
-indirect enum FenceJSONValue {
+enum FenceJSONValue {
     /// An object's member. (A struct, not a `(key:value:)` tuple: an array of tuples looked up
     /// the tuple's metadata in the runtime each time one was made, 5 % of loading 100,000
     /// fences with the strings' validation below, perf.)

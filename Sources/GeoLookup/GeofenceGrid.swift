@@ -339,20 +339,28 @@ final class GeofenceGrid: @unchecked Sendable {
         }
     }
 
-    /// Sorts a run of marks whose hashes share their top bits by the whole hash, stably.
+    /// Sorts a run of marks whose hashes share their top bits by the whole hash, stably: a
+    /// counting sort by the next bits, about as many of them as the run has marks (a run of
+    /// 175 marks, 20,000 fences' average, takes 8 bits and 256 counters: with 2,048 for every
+    /// run, clearing and summing them was most of the sort's instructions), then an insertion
+    /// sort of what is left out of place.
     private static func sortRun(_ run: UnsafeMutableBufferPointer<HashedMark>, counts: inout [Int], scratch: inout [HashedMark]) {
-        let shift = MarkRuns.digitShift - UInt64(MarkRuns.digitBits)
-        let mask = UInt64(1 << MarkRuns.digitBits - 1)
         if run.count > 32 {
-            for i in counts.indices { counts[i] = 0 }
-            for p in run { counts[Int(truncatingIfNeeded: (p.hash >> shift) & mask) + 1] += 1 }
-            for d in 1..<counts.count { counts[d] += counts[d - 1] }
-            scratch.removeAll(keepingCapacity: true)
-            scratch.append(contentsOf: run)
-            for p in scratch {
-                let d = Int(truncatingIfNeeded: (p.hash >> shift) & mask)
-                run[counts[d]] = p
-                counts[d] += 1
+            let bits = min(MarkRuns.digitBits, Int.bitWidth - run.count.leadingZeroBitCount)
+            let shift = MarkRuns.digitShift - UInt64(bits)
+            let mask = UInt64(1 << bits - 1)
+            counts.withUnsafeMutableBufferPointer { counts in
+                let counted = 1 << bits + 1
+                for d in 0..<counted { counts[d] = 0 }
+                for p in run { counts[Int(truncatingIfNeeded: (p.hash >> shift) & mask) + 1] += 1 }
+                for d in 1..<counted { counts[d] += counts[d - 1] }
+                scratch.removeAll(keepingCapacity: true)
+                scratch.append(contentsOf: run)
+                for p in scratch {
+                    let d = Int(truncatingIfNeeded: (p.hash >> shift) & mask)
+                    run[counts[d]] = p
+                    counts[d] += 1
+                }
             }
         }
         var i = 1
