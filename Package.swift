@@ -44,6 +44,9 @@ let package = Package(
         // a prefetch hint for Swift callers (the fence index's lookups in GeoLookup, the session
         // table's in EnrichEngine)
         .target(name: "CMemoryHints"),
+        // the end of a JSON object or array found sixteen bytes at a time (SSE2), for the fence
+        // files' reader in GeoLookup: Swift's SIMD types did not compile to vector compares
+        .target(name: "CJSONSkim"),
         // Pure-Swift H3 v4, bit-exact with H3 4.5.0. Depends only on GeoMath.
         .target(name: "H3Core", dependencies: ["GeoMath"]),
         // The values every layer shares: the `geo` object (Enrichment), a number as JSON wrote it,
@@ -54,7 +57,8 @@ let package = Package(
 
         // Country, postal-code, FSA and time-zone lookups over the memory-mapped files in data/
         // (H3Core: the time-zone file is keyed by H3 resolution-4 cells).
-        .target(name: "GeoLookup", dependencies: ["GeoMath", "GeoModel", "H3Core", "GeoBridge", "ThreadSharing", "CMemoryHints"]),
+        .target(name: "GeoLookup", dependencies: ["GeoMath", "GeoModel", "H3Core", "GeoBridge", "ThreadSharing", "CMemoryHints",
+                                                 "CJSONSkim"]),
 
         // The hot-path record codec: one input line to a checked record (as the peer decides)
         // and the `geo` splice of the output line, byte-exact with the peer. No dependencies.

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CJSONSkim
 
 /// A JSON value of a fence file, as ``FenceJSON/parse(_:)`` reads it (RFC 8259, strictly).
 ///
@@ -102,7 +103,7 @@ enum FenceJSON {
     /// wrong in invalid JSON holds invalid JSON, which reading the range refuses.
     static func collectionLayout(_ bytes: UnsafeBufferPointer<UInt8>) -> CollectionLayout? {
         var skim = Skimmer(bytes: bytes)
-        var type: Range<Int>?, features: Range<Int>?, others: [Range<Int>] = []
+        var type: Range<Int>?, elements: [Range<Int>]?, others: [Range<Int>] = []
         skim.space()
         guard skim.take(UInt8(ascii: "{")) else { return nil }
         repeat {
@@ -117,36 +118,35 @@ enum FenceJSON {
             skim.space()
             guard skim.take(UInt8(ascii: ":")) else { return nil }
             skim.space()
-            guard let value = skim.value() else { return nil }
-            if key.elementsEqual("type".utf8) {
-                guard type == nil else { return nil }
-                type = value
-            } else if key.elementsEqual("features".utf8) {
-                guard features == nil else { return nil }
-                features = value
+            if key.elementsEqual("features".utf8) {
+                // its elements, found as the array is passed (one pass over the file)
+                guard elements == nil, skim.take(UInt8(ascii: "[")) else { return nil }
+                var found: [Range<Int>] = []
+                skim.space()
+                if !skim.take(UInt8(ascii: "]")) {
+                    repeat {
+                        skim.space()
+                        guard let element = skim.value() else { return nil }
+                        found.append(element)
+                        skim.space()
+                    } while skim.take(UInt8(ascii: ","))
+                    guard skim.take(UInt8(ascii: "]")) else { return nil }
+                }
+                elements = found
             } else {
-                others.append(value)
+                guard let value = skim.value() else { return nil }
+                if key.elementsEqual("type".utf8) {
+                    guard type == nil else { return nil }
+                    type = value
+                } else {
+                    others.append(value)
+                }
             }
             skim.space()
         } while skim.take(UInt8(ascii: ","))
         guard skim.take(UInt8(ascii: "}")) else { return nil }
         skim.space()
-        guard skim.i == bytes.count, let type, let features else { return nil }
-        // the features array's elements
-        skim.i = features.lowerBound
-        guard skim.take(UInt8(ascii: "[")) else { return nil }
-        var elements: [Range<Int>] = []
-        skim.space()
-        if !skim.take(UInt8(ascii: "]")) {
-            repeat {
-                skim.space()
-                guard let element = skim.value() else { return nil }
-                elements.append(element)
-                skim.space()
-            } while skim.take(UInt8(ascii: ","))
-            guard skim.take(UInt8(ascii: "]")) else { return nil }
-        }
-        guard skim.i == features.upperBound else { return nil }
+        guard skim.i == bytes.count, let type, let elements else { return nil }
         return CollectionLayout(type: type, features: elements, others: others)
     }
 
@@ -154,36 +154,6 @@ enum FenceJSON {
     private struct Skimmer {
         let bytes: UnsafeBufferPointer<UInt8>
         var i = 0
-
-        /// A byte's part in a value's brackets: 1 a quote, 2 an opening bracket, 3 a closing
-        /// one, 0 any other byte. (`nonisolated(unsafe)`: written once, by its initializer,
-        /// which Swift runs once for all threads; only read after.)
-        nonisolated(unsafe) static let kinds: UnsafePointer<UInt8> = {
-            let table = UnsafeMutablePointer<UInt8>.allocate(capacity: 256)
-            table.initialize(repeating: 0, count: 256)
-            table[0x22] = 1
-            table[Int(UInt8(ascii: "{"))] = 2
-            table[Int(UInt8(ascii: "["))] = 2
-            table[Int(UInt8(ascii: "}"))] = 3
-            table[Int(UInt8(ascii: "]"))] = 3
-            return UnsafePointer(table)
-        }()
-
-        static let ones: UInt64 = 0x0101_0101_0101_0101
-
-        /// How many bytes of `w` are zero. (A multiply adds up the bytes' flags: the build's
-        /// baseline x86-64 has no `popcnt`, and `nonzeroBitCount` is a dozen instructions.)
-        @inline(__always)
-        static func zeroByteCount(_ w: UInt64) -> Int {
-            Int(truncatingIfNeeded: ((zeroBytes(w) >> 7) &* ones) >> 56)
-        }
-
-        /// The high bit of each byte of `w` that is zero (and no other bit).
-        @inline(__always)
-        static func zeroBytes(_ w: UInt64) -> UInt64 {
-            let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-            return ~(((w & lows) &+ lows) | w | lows)
-        }
 
         mutating func space() {
             while i < bytes.count {
@@ -221,40 +191,13 @@ enum FenceJSON {
             case UInt8(ascii: "\""):
                 guard string() else { return nil }
             case UInt8(ascii: "{"), UInt8(ascii: "["):
-                // most bytes are digits: passed eight at a time, a word with no quote counting
-                // its brackets, unless its closing ones could end the value (then its bytes are
-                // passed one table load each up to the first that matters). One table load a
-                // byte throughout took 0.16 s of 100,000 fences' 46 MB, 12 % of their loading
-                // on one thread (perf); testing each byte for the five that matter took longer.
-                let kinds = Self.kinds
-                let base = bytes.baseAddress!, end = bytes.count
-                let raw = UnsafeRawPointer(base)
-                let ones = Self.ones
-                var depth = 0
-                while true {
-                    while i &+ 8 <= end {
-                        let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                        // `[` and `{`, `]` and `}` differ only in bit 0x20
-                        let folded = w | (ones &* 0x20)
-                        let closes = Self.zeroByteCount(folded ^ (ones &* UInt64(UInt8(ascii: "}"))))
-                        guard closes < depth, Self.zeroBytes(w ^ (ones &* UInt64(UInt8(ascii: "\"")))) == 0 else { break }
-                        depth += Self.zeroByteCount(folded ^ (ones &* UInt64(UInt8(ascii: "{")))) - closes
-                        i &+= 8
-                    }
-                    let stop = min(i &+ 8, end)
-                    while i < stop && kinds[Int(base[i])] == 0 { i &+= 1 }
-                    guard i < end else { return nil }
-                    switch kinds[Int(base[i])] {
-                    case 0: continue  // plain bytes passed: words again
-                    case 1:
-                        guard string() else { return nil }
-                        continue
-                    case 2: depth += 1
-                    default: depth -= 1
-                    }
-                    i += 1
-                    if depth == 0 { return start..<i }
-                }
+                // most bytes are digits: passed sixteen at a time (CJSONSkim). One table load a
+                // byte took 0.16 s of 100,000 fences' 46 MB, 12 % of their loading on one thread
+                // (perf); testing each byte for the five that matter took longer.
+                let past = geo_json_nested_end(bytes.baseAddress!, i, bytes.count)
+                guard past >= 0 else { return nil }
+                i = past
+                return start..<i
             default:  // a number or a literal: up to the next delimiter
                 scan: while i < bytes.count {
                     switch bytes[i] {

@@ -92,12 +92,11 @@ import Testing
         }
     }
 
-    /// The skimmer passes plain bytes a word at a time and counts a word's brackets: features of
+    /// The skimmer passes plain bytes sixteen at a time and counts a block's brackets: features of
     /// random nesting, strings holding brackets, quotes and escapes, and white space of random
-    /// length (so every kind of byte falls at every place in a word), found whole.
-    @Test func featuresOfEveryShapeAreFoundWholeWhereverTheirBracketsFallInAWord() {
-        let seed = UInt64.random(in: 0...UInt64.max)
-        print("FenceJSONTests.featuresOfEveryShape… seed \(seed)")
+    /// length (so every kind of byte falls at every place in a block), found whole.
+    @Test func featuresOfEveryShapeAreFoundWholeWhereverTheirBracketsFall() {
+        let seed = testSeed("FenceJSONTests.featuresOfEveryShapeAreFoundWholeWhereverTheirBracketsFall")
         var rng = SplitMix64(seed: seed)
         func space() -> String { String(repeating: " ", count: Int(rng.next() % 10)) }
         func value(_ depth: Int) -> String {

@@ -163,8 +163,7 @@ import Testing
     /// bytes or more, ids that are prefixes of others, NUL and non-ASCII bytes, against a sort
     /// of their bytes.
     @Test func fencesAreNumberedInTheByteOrderOfTheirIds() {
-        let seed = UInt64.random(in: 0...UInt64.max)
-        print("GeofenceSetTests.fencesAreNumberedInTheByteOrderOfTheirIds seed \(seed)")
+        let seed = testSeed("GeofenceSetTests.fencesAreNumberedInTheByteOrderOfTheirIds")
         var rng = SplitMix64(seed: seed)
         let pieces = ["store-0000000000", "a", "b", "\u{0}", "é", "日", "Z", "0", "store-00000000001"]
         var ids = Set<String>()

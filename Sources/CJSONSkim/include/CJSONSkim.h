@@ -1,0 +1,71 @@
+#ifndef GEO_ENRICH_CJSONSKIM_H
+#define GEO_ENRICH_CJSONSKIM_H
+
+#include <stddef.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/// The index just past the JSON object or array that starts at `bytes[start]` (a `{` or `[`),
+/// found by matching brackets outside strings (a string runs from a quote to the next quote
+/// that no backslash escapes); -1 when `bytes[end]` comes first. Nothing else is checked:
+/// this finds where a value of valid JSON ends, and a caller reads what it returns as JSON.
+///
+/// Sixteen bytes are tested at a time (SSE2, which every x86-64 processor has): a block with
+/// no quote, whose closing brackets cannot bring the depth to zero, is passed counting its
+/// brackets; any other goes to its first quote or bracket. `[` and `{`, `]` and `}` differ only
+/// in bit 0x20, so two comparisons find the four. In Swift, SIMD16 comparisons compiled to a
+/// loop over the lanes, and eight bytes a word took 17 instructions a byte of a fence file
+/// (callgrind); this takes about 2. Elsewhere, a byte at a time.
+static inline ptrdiff_t geo_json_nested_end(const unsigned char *bytes, ptrdiff_t start, ptrdiff_t end) {
+    ptrdiff_t i = start;
+    ptrdiff_t depth = 0;
+    while (i < end) {
+#if defined(__SSE2__)
+        if (i + 16 <= end) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(bytes + i));
+            __m128i folded = _mm_or_si128(v, _mm_set1_epi8(0x20));
+            unsigned quotes = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+            unsigned opens = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(folded, _mm_set1_epi8('{')));
+            unsigned closes = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(folded, _mm_set1_epi8('}')));
+            ptrdiff_t closing = __builtin_popcount(closes);
+            if (quotes == 0 && closing < depth) {
+                depth += __builtin_popcount(opens) - closing;
+                i += 16;
+                continue;
+            }
+            unsigned special = quotes | opens | closes;
+            if (special == 0) {
+                i += 16;
+                continue;
+            }
+            i += __builtin_ctz(special);
+        } else
+#endif
+        {
+            unsigned char c = bytes[i];
+            if (c != '"' && c != '{' && c != '[' && c != '}' && c != ']') {
+                i += 1;
+                continue;
+            }
+        }
+        unsigned char b = bytes[i];
+        i += 1;
+        if (b == '"') {
+            for (;;) {
+                if (i >= end) return -1;
+                unsigned char c = bytes[i];
+                i += c == '\\' ? 2 : 1;
+                if (c == '"') break;
+            }
+        } else if (b == '{' || b == '[') {
+            depth += 1;
+        } else {
+            depth -= 1;
+            if (depth == 0) return i;
+        }
+    }
+    return -1;
+}
+
+#endif
