@@ -113,12 +113,12 @@ struct EnrichCommand: ParsableCommand {
         let statsFile: OutputFile?
         let eventsFile: OutputFile?
         do {
-            // first: a broken fence file stops the run before any output is created
-            let geofences = try fences.load()
-            let lookup = try LocationLookup(dataDirectory: DataDirectory.resolve(data),
-                                            postalMaxDistance: engine.postalMaxDistance,
-                                            postalCountries: engine.postalCountries.systems,
-                                            timeZones: engine.timeZone, geofences: geofences)
+            // first: a broken fence file stops the run before any output is created (the fences
+            // are read while the data files are opened, on two threads)
+            let lookup = try LocationLookup.opening(dataDirectory: DataDirectory.resolve(data),
+                                                    postalMaxDistance: engine.postalMaxDistance,
+                                                    postalCountries: engine.postalCountries.systems,
+                                                    timeZones: engine.timeZone, geofenceFile: fences.geofences)
             pipeline = try EnrichPipeline(options: options, lookup: lookup)
             files = try (inputs.isEmpty ? ["-"] : inputs).map { try InputFile(path: $0) }
             // opened first: a statistics path that cannot be written is found before the run, and

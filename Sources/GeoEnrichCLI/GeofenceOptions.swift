@@ -99,13 +99,6 @@ struct GeofenceOptions: ParsableArguments {
         guard let s else { return [] }
         return [("geofence_webhook", #"{"delivered":\#(s.delivered),"retries":\#(s.retries),"failed":\#(s.failed)}"#)]
     }
-
-    /// The fence file, read and checked; `nil` without `--geofences`.
-    /// - Throws: ``GeofenceFileError`` naming the feature and the problem.
-    func load() throws(GeofenceFileError) -> GeofenceSet? {
-        guard let geofences else { return nil }
-        return try GeofenceSet(contentsOf: geofences)
-    }
 }
 
 /// Feeds transitions to the webhook (waits while its queue is full).

@@ -40,6 +40,30 @@ import Testing
         #expect(a == -0.1 && b == 18446744073709551616.0 && f == 0.0025)
     }
 
+    /// Numbers of every length of integer and fraction (leading zeros, 1 to 24 digits, so the
+    /// fraction's eight-at-a-time path and the fallback past 19 digits both run), with and
+    /// without an exponent, read as the standard library's correctly rounded `Double(_:)`.
+    @Test func numbersOfEveryLengthAreReadAsTheStandardLibraryReadsThem() {
+        let seed = testSeed("FenceJSONTests.numbersOfEveryLengthAreReadAsTheStandardLibraryReadsThem")
+        var rng = SplitMix64(seed: seed)
+        func digits(_ n: Int) -> String { String((0..<n).map { _ in Character(String(rng.next() % 10)) }) }
+        var texts: [String] = []
+        for _ in 0..<4_000 {
+            var integer = digits(1 + Int(rng.next() % 4))
+            if integer.count > 1 && integer.first == "0" { integer = "0" }
+            var text = (rng.next() % 2 == 0 ? "-" : "") + integer
+            if rng.next() % 8 != 0 { text += "." + String(repeating: "0", count: Int(rng.next() % 3)) + digits(1 + Int(rng.next() % 22)) }
+            if rng.next() % 6 == 0 { text += "e" + (rng.next() % 2 == 0 ? "-" : "") + String(rng.next() % 30) }
+            texts.append(text)
+        }
+        guard case .numbers(let values)? = parse("[" + texts.joined(separator: ",") + "]"), values.count == texts.count else {
+            Issue.record("seed \(seed): not read as numbers"); return
+        }
+        for (text, value) in zip(texts, values) where value.bitPattern != Double(text)!.bitPattern {
+            Issue.record("seed \(seed): \(text) read as \(value), not \(Double(text)!)")
+        }
+    }
+
     @Test func positionsAreNumberArraysRingsOfPairsFlatAndEverythingElseATree() {
         guard case .array(let rings)? = parse("[[[0, 1.5], [2, 3]], []]") else { Issue.record("not an array"); return }
         guard case .pairs([0, 1.5, 2, 3]) = rings[0], case .numbers([]) = rings[1] else {

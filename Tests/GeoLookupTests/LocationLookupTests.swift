@@ -1,5 +1,7 @@
+import Foundation
 import Testing
 
+import GeoModel
 @testable import GeoLookup
 
 @Suite("LocationLookup: country first, postal code only in the postal countries")
@@ -100,6 +102,29 @@ struct LocationLookupTests {
             _ = try PostalIndex(path: TestData.data("postal_us.bin"), expecting: .canada)
         } throws: { error in
             "\(error)".contains("postal_us.bin") && "\(error)".contains("US ZIP codes")
+        }
+    }
+
+    @Test("opening the data and a fence file together: the fences answer, and each file's problem is named, the fences' first")
+    func openingWithFences() throws {
+        let directory = "/tmp/geo-enrich-opening-\(getpid())"
+        mkdir(directory, 0o700)
+        defer { _ = try? FileManager.default.removeItem(atPath: directory) }
+        let good = directory + "/good.geojson", bad = directory + "/bad.geojson"
+        try #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"w","properties":{"radius_m":500},"geometry":{"type":"Point","coordinates":[-97.131112,49.888171]}}]}"#
+            .write(toFile: good, atomically: true, encoding: .utf8)
+        try #"{"type":"FeatureCollection","features":[{"type":"Feature","id":"w","geometry":{"type":"Point","coordinates":[0,0]}}]}"#
+            .write(toFile: bad, atomically: true, encoding: .utf8)
+        let opened = try LocationLookup.opening(dataDirectory: TestData.data(""), geofenceFile: good)
+        #expect(opened.geofences?.fences.map(\.id) == ["w"])
+        let answer = try opened.makeLocator().locate(latitude: 49.888171, longitude: -97.131112)
+        #expect(answer.postal?.fsa == "R3C" && answer.geofences == .single(0))
+        #expect(try LocationLookup.opening(dataDirectory: TestData.data(""), geofenceFile: nil).geofences == nil)
+        #expect { _ = try LocationLookup.opening(dataDirectory: "/nonexistent", geofenceFile: bad) } throws: { error in
+            error is GeofenceFileError && "\(error)".contains("radius_m")
+        }
+        #expect { _ = try LocationLookup.opening(dataDirectory: "/nonexistent", geofenceFile: good) } throws: { error in
+            "\(error)".contains("/nonexistent/countries.bin")
         }
     }
 
