@@ -189,20 +189,23 @@ final class GeofenceGrid: @unchecked Sendable {
 
     /// Marks every fence's cells.
     ///
-    /// The marks are gathered per fence in fence order (a cell key and a mark each), in parts
-    /// of the fences on ``ForkJoin``'s threads, then sorted by the hash of their key, stably,
-    /// so each cell's marks come out together and in ascending fence order.
+    /// The marks are gathered per fence (a cell key and a mark each), in parts of the fences on
+    /// ``ForkJoin``'s threads, then sorted by the hash of their key and by mark, so each cell's
+    /// marks come out together and in ascending fence order.
     init(fences: [Geofence], shapes: FenceShapes) {
         precondition(fences.count < 1 << 30, "a mark keeps a fence's number in 30 bits")
         let boxes = fences.map(Self.box(of:))
         let spans = boxes.map { max($0.east - $0.west, $0.north - $0.south) }.sorted()
         let common = spans.isEmpty ? Self.finest : Self.level(span: spans[spans.count / 2], across: Self.medianAcross)
-        // each fence's marks, in parts of the fences (in fence order), each part's already
-        // in runs by the top bits of their hash
+        // each fence's marks, in parts of the fences, each part's already in runs by the top
+        // bits of their hash. A part takes every other block of 256 fences (with two parts):
+        // in id order the fences of one kind often come together (ids "c…" for circles before
+        // "p…" for polygons), and halves took unequal times, one thread waiting.
         let parts = ForkJoin.parts(for: fences.count, least: 1_000)
+        let block = 256
         let marked = ForkJoin.map(parts: parts) { part in
-            let share = ForkJoin.share(part, of: parts, count: fences.count)
-            let (keys, marks, levels) = Self.mark(fences, share, boxes: boxes, shapes: shapes, common: common)
+            let blocks = stride(from: part * block, to: fences.count, by: parts * block).map { $0..<min($0 + block, fences.count) }
+            let (keys, marks, levels) = Self.mark(fences, blocks, boxes: boxes, shapes: shapes, common: common)
             return (runs: MarkRuns(keys: keys, marks: marks), levels: levels)
         }
         levels = marked.reduce(into: Set<Int>()) { $0.formUnion($1.levels) }.sorted()
@@ -273,7 +276,7 @@ final class GeofenceGrid: @unchecked Sendable {
     struct HashedMark { var hash: UInt64; var mark: UInt32 }
 
     /// One part's marks, hashed, in runs by the top ``MarkRuns/digitBits`` bits of their hash
-    /// (a stable counting sort: in fence order within a run).
+    /// (a stable counting sort: in the part's order within a run).
     struct MarkRuns: Sendable {
         static let digitBits = 11
         static let digitShift = UInt64(64 - digitBits)
@@ -300,12 +303,10 @@ final class GeofenceGrid: @unchecked Sendable {
         }
     }
 
-    /// The marks of all parts sorted by hash, stably (a cell's marks in fence order), as runs
-    /// to be read one after the other: the runs of the top bits are shared out between
-    /// ``ForkJoin``'s threads (about as many marks each), and each thread gathers its runs
-    /// from the parts in part order, then sorts each run by the next 11 bits (a counting
-    /// sort, stable) and the whole hash (an insertion sort, stable: few marks are left out of
-    /// place). Sorting all the marks on one thread (a radix sort of two passes of 11 bits)
+    /// The marks of all parts sorted by hash and, for one cell's, by mark (so in fence order:
+    /// a fence marks a cell once), as runs to be read one after the other: the runs of the top
+    /// bits are shared out between ``ForkJoin``'s threads (about as many marks each), and each
+    /// thread gathers its runs from the parts, then sorts each run (``sortRun``). Sorting all the marks on one thread (a radix sort of two passes of 11 bits)
     /// was 15 % of loading 100,000 fences (a perf timeline), none of it in parallel.
     private static func sortedByHash(_ parts: [MarkRuns]) -> [[HashedMark]] {
         let digits = 1 << MarkRuns.digitBits
@@ -339,7 +340,7 @@ final class GeofenceGrid: @unchecked Sendable {
         }
     }
 
-    /// Sorts a run of marks whose hashes share their top bits by the whole hash, stably: a
+    /// Sorts a run of marks whose hashes share their top bits by hash, and a cell's by mark: a
     /// counting sort by the next bits, about as many of them as the run has marks (a run of
     /// 175 marks, 20,000 fences' average, takes 8 bits and 256 counters: with 2,048 for every
     /// run, clearing and summing them was most of the sort's instructions), then an insertion
@@ -367,7 +368,7 @@ final class GeofenceGrid: @unchecked Sendable {
         while i < run.count {
             let p = run[i]
             var j = i
-            while j > 0 && run[j - 1].hash > p.hash {
+            while j > 0 && (run[j - 1].hash > p.hash || (run[j - 1].hash == p.hash && run[j - 1].mark > p.mark)) {
                 run[j] = run[j - 1]
                 j -= 1
             }
@@ -376,16 +377,16 @@ final class GeofenceGrid: @unchecked Sendable {
         }
     }
 
-    /// The marks of `fences[range]`, in fence order: each cell's key with its mark (fence
+    /// The marks of the fences of `ranges`, in their order: each cell's key with its mark (fence
     /// number << 2 | circle << 1 | inside), and the levels used.
-    private static func mark(_ fences: [Geofence], _ range: Range<Int>,
+    private static func mark(_ fences: [Geofence], _ ranges: [Range<Int>],
                              boxes: [(west: Double, east: Double, south: Double, north: Double)],
                              shapes: FenceShapes, common: Int) -> (keys: [UInt64], marks: [UInt32], levels: Set<Int>) {
         var keys: [UInt64] = []
         var marked: [UInt32] = []
         var levels = Set<Int>()
         var seen = Set<UInt64>()
-        for n in range {
+        for n in ranges.joined() {
             let number = UInt32(n)
             let box = boxes[n]
             let k = min(common, Self.level(span: max(box.east - box.west, box.north - box.south), across: Self.mostAcross))
