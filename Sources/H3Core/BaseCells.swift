@@ -37,8 +37,11 @@ enum BaseCells {
     @inline(__always) static func isPolarPentagon(_ bc: Int) -> Bool { bc == 4 || bc == 117 }
 
     @inline(__always) static func isCwOffset(_ bc: Int, face: Int) -> Bool {
-        let o = data[bc].cwOffsetFaces
-        return o.0 == face || o.1 == face
+        // from the generated table (a constant), not ``data``: latLngToCell asks only for a rare
+        // pentagon digit, and that was its first read of the lazily built ``data``, whose two
+        // allocations then fell in a measured iteration (`make bench`'s allocation check)
+        let t = baseCellDataTable, b = bc * 7
+        return Int(t[b + 5]) == face || Int(t[b + 6]) == face
     }
 
     /// Base cell and ccw 60° rotations for coordinates in 0...2 on a face.

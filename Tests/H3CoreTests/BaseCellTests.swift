@@ -16,4 +16,16 @@ import Testing
         }
         #expect(pentagons == [4, 14, 24, 38, 49, 58, 63, 72, 83, 97, 107, 117])
     }
+
+    @Test func theClockwiseOffsetFacesAreTheTables() {
+        var offsets = 0
+        for bc in 0..<BaseCells.count {
+            let faces = BaseCells.data[bc].cwOffsetFaces
+            for face in 0..<20 {
+                #expect(BaseCells.isCwOffset(bc, face: face) == (faces.0 == face || faces.1 == face), "base cell \(bc), face \(face)")
+                if BaseCells.isPentagon(bc) && BaseCells.isCwOffset(bc, face: face) { offsets += 1 }
+            }
+        }
+        #expect(offsets == 20, "the ten pentagons that are not polar are offset clockwise on two faces each")
+    }
 }
