@@ -306,8 +306,9 @@ final class GeofenceGrid: @unchecked Sendable {
     /// The marks of all parts sorted by hash and, for one cell's, by mark (so in fence order:
     /// a fence marks a cell once), as runs to be read one after the other: the runs of the top
     /// bits are shared out between ``ForkJoin``'s threads (about as many marks each), and each
-    /// thread gathers its runs from the parts, then sorts each run (``sortRun``). Sorting all the marks on one thread (a radix sort of two passes of 11 bits)
-    /// was 15 % of loading 100,000 fences (a perf timeline), none of it in parallel.
+    /// thread gathers its runs from the parts, then sorts each run (``sortRun``). Sorting all
+    /// the marks on one thread (a radix sort of two passes of 11 bits) was 15 % of loading
+    /// 100,000 fences (a perf timeline), none of it in parallel.
     private static func sortedByHash(_ parts: [MarkRuns]) -> [[HashedMark]] {
         let digits = 1 << MarkRuns.digitBits
         let total = parts.reduce(0) { $0 + $1.pairs.count }
