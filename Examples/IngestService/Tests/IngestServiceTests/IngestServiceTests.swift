@@ -333,7 +333,9 @@ import Testing
         let written = Set(try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
             .compactMap { $0.firstMatch(of: /"session_id":"([^"]+)"/).map { String($0.1) } })
         let answered = accepted.withLock { $0 }
-        #expect(answered.count >= 400)
+        // SIGTERM went when the lanes had sent 400: each lane sends its next request only once the
+        // last is answered, so at most one a lane (8) was in flight, and those may be refused
+        #expect(answered.count >= 400 - 8, "\(answered.count) accepted answers")
         let lost = answered.filter { !written.contains($0) }
         #expect(lost.isEmpty, "\(lost.count) accepted requests not in the output, e.g. \(lost.prefix(3))")
     }
