@@ -114,10 +114,12 @@ public final class DataFile: @unchecked Sendable {
                 throw DataFileError.Reason.checksumMismatch(expected: storedChecksum, actual: actual)
             }
         } catch let reason as DataFileError.Reason {
-            munmap(p, size)
+            // No `munmap` here: every stored property is set, so a throw from here on releases
+            // the object and its `deinit` unmaps the file. An unmap here as well freed the
+            // address twice, the second time under whatever another thread had mapped there
+            // meanwhile (DataFileTests.refusedFileUnmapsOnce).
             throw DataFileError(path: path, reason)
         } catch {
-            munmap(p, size)
             throw DataFileError(path: path, .corrupt("\(error)"))
         }
     }
