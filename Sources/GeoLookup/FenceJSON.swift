@@ -87,6 +87,29 @@ enum FenceJSON {
         return try reader.document()
     }
 
+    /// The feature in `range` of `bytes` (`depth` levels deep, as ``parse(_:range:depth:)``
+    /// reads it), read straight into what the check takes, with no value tree: what
+    /// ``GeofenceFile/RawFeature/init(_:)`` makes of ``parse(_:range:depth:)``'s value, for the
+    /// features of the usual shape. `nil` for any other, valid or not, which the caller then
+    /// reads as a tree: a member name with an escape or a byte past ASCII, a `"type"` or
+    /// `"coordinates"` of the geometry repeated or its coordinates before its type, rings that
+    /// are not `[longitude, latitude]` pairs (an altitude, an empty ring), a geometry other than
+    /// a Polygon, MultiPolygon or Point, or anything that is not JSON.
+    ///
+    /// Building the tree and taking it apart was about a fifth of loading 20,000 fences
+    /// (callgrind: an array of members for each object, a `String` for each name, the tree's
+    /// release), for the few fields the check reads.
+    static func feature(_ bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>, depth: Int) -> GeofenceFile.RawFeature? {
+        guard let base = bytes.baseAddress, range.upperBound <= bytes.count else { return nil }
+        var reader = Reader(bytes: base, count: range.upperBound)
+        reader.i = range.lowerBound
+        reader.depth = depth
+        reader.skipSpace()
+        guard let feature = try? reader.feature() else { return nil }
+        reader.skipSpace()
+        return reader.i == reader.count ? feature : nil
+    }
+
     /// Where the parts of a FeatureCollection are in a document's bytes, found without reading
     /// them, so that its features can be read apart (on several threads, see
     /// ``GeofenceFile``): the value of its `"type"`, each element of its `"features"` array, and
@@ -135,7 +158,7 @@ enum FenceJSON {
                 elements = found
             } else {
                 guard let value = skim.value() else { return nil }
-                if key.elementsEqual("type".utf8) {
+                if Reader.named(key, "type") {
                     guard type == nil else { return nil }
                     type = value
                 } else {
@@ -368,6 +391,160 @@ enum FenceJSON {
                 if bytes[i] == UInt8(ascii: "]") { i += 1; return out }
                 return nil
             }
+        }
+
+        /// Thrown by ``feature()`` for a feature it leaves to the tree.
+        struct Unusual: Error {}
+
+        /// A member's name of plain ASCII (no escape), `i` past its closing quote and the
+        /// colon after it, at the value.
+        mutating func name() throws(Unusual) -> UnsafeBufferPointer<UInt8> {
+            guard i < count && bytes[i] == UInt8(ascii: "\"") else { throw Unusual() }
+            let start = i + 1
+            var k = start
+            while k < count && bytes[k] != UInt8(ascii: "\"") {
+                guard bytes[k] >= 0x20 && bytes[k] < 0x80 && bytes[k] != UInt8(ascii: "\\") else { throw Unusual() }
+                k += 1
+            }
+            guard k < count else { throw Unusual() }
+            i = k + 1
+            skipSpace()
+            guard i < count && bytes[i] == UInt8(ascii: ":") else { throw Unusual() }
+            i += 1
+            skipSpace()
+            return UnsafeBufferPointer(start: bytes + start, count: k - start)
+        }
+
+        /// Whether a member's name is `literal` (ASCII). `elementsEqual` over a `String`'s UTF-8
+        /// view went through its generic iterator: 200 instructions a name (callgrind).
+        @inline(__always)
+        static func named(_ key: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+            key.count == literal.utf8CodeUnitCount && memcmp(key.baseAddress!, literal.utf8Start, key.count) == 0
+        }
+
+        /// After a member's value: true at a `,` (and past it), false at the `}` (and past it).
+        mutating func another() throws(Unusual) -> Bool {
+            skipSpace()
+            guard i < count else { throw Unusual() }
+            if bytes[i] == UInt8(ascii: ",") { i += 1; skipSpace(); return true }
+            if bytes[i] == UInt8(ascii: "}") { i += 1; return false }
+            throw Unusual()
+        }
+
+        /// Any value, checked and read as a tree (the small ones: ids, properties, others).
+        mutating func anyValue() throws(Unusual) -> FenceJSONValue {
+            do { return try value() } catch { throw Unusual() }
+        }
+
+        /// See ``FenceJSON/feature(_:range:depth:)``. A member repeated counts as its last, as
+        /// in the tree (``FenceJSONValue/subscript(_:)``).
+        mutating func feature() throws(Unusual) -> GeofenceFile.RawFeature {
+            var raw = GeofenceFile.RawFeature()
+            guard i < count && bytes[i] == UInt8(ascii: "{") else { throw Unusual() }
+            do { try enter() } catch { throw Unusual() }
+            defer { depth -= 1 }
+            i += 1
+            skipSpace()
+            if i < count && bytes[i] == UInt8(ascii: "}") { i += 1; return raw }
+            repeat {
+                let key = try name()
+                if Self.named(key, "type") {
+                    raw.type = try anyValue().string
+                } else if Self.named(key, "id") {
+                    raw.id = GeofenceFile.RawFeature.identifier(try anyValue())
+                } else if Self.named(key, "properties") {
+                    raw.readProperties(try anyValue())
+                } else if Self.named(key, "geometry") {
+                    try geometry(into: &raw)
+                } else {
+                    _ = try anyValue()
+                }
+            } while try another()
+            return raw
+        }
+
+        /// A feature's `"geometry"` value into `raw`, replacing an earlier one's.
+        mutating func geometry(into raw: inout GeofenceFile.RawFeature) throws(Unusual) {
+            raw.geometryPresent = false
+            raw.geometryType = nil
+            raw.polygons = nil
+            raw.point = nil
+            guard i < count && bytes[i] == UInt8(ascii: "{") else {
+                _ = try anyValue()  // not an object: no geometry
+                return
+            }
+            do { try enter() } catch { throw Unusual() }
+            defer { depth -= 1 }
+            raw.geometryPresent = true
+            i += 1
+            skipSpace()
+            if i < count && bytes[i] == UInt8(ascii: "}") { i += 1; return }
+            var typed = false, placed = false
+            repeat {
+                let key = try name()
+                if Self.named(key, "type") {
+                    guard !typed else { throw Unusual() }
+                    typed = true
+                    raw.geometryType = try anyValue().string
+                } else if Self.named(key, "coordinates") {
+                    guard typed, !placed else { throw Unusual() }
+                    placed = true
+                    switch raw.geometryType {
+                    case "Polygon": raw.polygons = [try rings()]
+                    case "MultiPolygon":
+                        var polygons: [[GeofenceFile.RawRing]] = []
+                        try elements { (reader: inout Reader) throws(Unusual) in polygons.append(try reader.rings()) }
+                        raw.polygons = polygons
+                    case "Point": raw.point = try position()
+                    default: throw Unusual()
+                    }
+                } else {
+                    _ = try anyValue()
+                }
+            } while try another()
+        }
+
+        /// Calls `body` at each element of a non-empty array, `i` at its `[`; leaves `i` past the `]`.
+        mutating func elements(_ body: (inout Reader) throws(Unusual) -> Void) throws(Unusual) {
+            guard i < count && bytes[i] == UInt8(ascii: "[") else { throw Unusual() }
+            do { try enter() } catch { throw Unusual() }
+            defer { depth -= 1 }
+            i += 1
+            repeat {
+                skipSpace()
+                try body(&self)
+                skipSpace()
+                guard i < count else { throw Unusual() }
+                if bytes[i] == UInt8(ascii: "]") { i += 1; return }
+                guard bytes[i] == UInt8(ascii: ",") else { throw Unusual() }
+                i += 1
+            } while true
+        }
+
+        /// A polygon's rings, each a non-empty array of `[longitude, latitude]` pairs.
+        mutating func rings() throws(Unusual) -> [GeofenceFile.RawRing] {
+            var out: [GeofenceFile.RawRing] = []
+            try elements { (reader: inout Reader) throws(Unusual) in
+                do { try reader.enter() } catch { throw Unusual() }
+                defer { reader.depth -= 1 }
+                // pairs() reads positions a level deeper than its array, as array() would
+                guard reader.depth < Self.maxDepth, reader.i < reader.count, reader.bytes[reader.i] == UInt8(ascii: "["),
+                      let pairs = reader.pairs() else { throw Unusual() }
+                out.append(GeofenceFile.RawRing(pairs: pairs, count: pairs.count / 2))
+            }
+            return out
+        }
+
+        /// A Point's `[longitude, latitude]`.
+        mutating func position() throws(Unusual) -> [Double] {
+            var numbers: [Double] = []
+            try elements { (reader: inout Reader) throws(Unusual) in
+                guard reader.i < reader.count, reader.isNumberStart(reader.bytes[reader.i]),
+                      let v = try? reader.number().value, numbers.count < 2 else { throw Unusual() }
+                numbers.append(v)
+            }
+            guard numbers.count == 2 else { throw Unusual() }
+            return numbers
         }
 
         @inline(__always) func isNumberStart(_ b: UInt8) -> Bool { b == UInt8(ascii: "-") || isDigit(b) }

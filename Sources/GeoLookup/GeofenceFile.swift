@@ -95,8 +95,10 @@ enum GeofenceFile {
                 fences.reserveCapacity(share.count)
                 for index in share {
                     // a feature is two levels deep: in the top object's array
-                    guard let value = try? FenceJSON.parse(buffer, range: features[index], depth: 2),
-                          let fence = try? check(RawFeature(value), index: index, line: nil, path: path, context: context)
+                    // read straight into the check's fields, or, for a feature of another shape, as a tree
+                    guard let raw = FenceJSON.feature(buffer, range: features[index], depth: 2)
+                              ?? (try? FenceJSON.parse(buffer, range: features[index], depth: 2)).map(RawFeature.init),
+                          let fence = try? check(raw, index: index, line: nil, path: path, context: context)
                     else { return nil }
                     fences.append(fence)
                 }
@@ -189,13 +191,7 @@ enum GeofenceFile {
             }
             type = value["type"]?.string
             id = Self.identifier(value["id"])
-            if let p = value["properties"], case .object = p {
-                propertiesID = Self.identifier(p["id"])
-                if let r = p["radius_m"], !r.isNull {
-                    radiusPresent = true
-                    if case .number(let v, _) = r { radius = v }
-                }
-            }
+            if let p = value["properties"] { readProperties(p) }
             if let g = value["geometry"], case .object = g {
                 geometryPresent = true
                 geometryType = g["type"]?.string
@@ -247,7 +243,23 @@ enum GeofenceFile {
             return out
         }
 
-        private static func identifier(_ value: FenceJSONValue?) -> Identifier {
+        /// An empty feature, filled member by member (``FenceJSON/feature(_:range:depth:)``).
+        init() {}
+
+        /// Takes the `"properties"` value's id and radius, replacing an earlier one's.
+        mutating func readProperties(_ p: FenceJSONValue) {
+            propertiesID = .missing
+            radius = nil
+            radiusPresent = false
+            guard case .object = p else { return }
+            propertiesID = Self.identifier(p["id"])
+            if let r = p["radius_m"], !r.isNull {
+                radiusPresent = true
+                if case .number(let v, _) = r { radius = v }
+            }
+        }
+
+        static func identifier(_ value: FenceJSONValue?) -> Identifier {
             switch value {
             case nil, .null?: .missing
             case .string(let s)?: .text(s)

@@ -143,6 +143,95 @@ import Testing
         }
     }
 
+    /// The direct reader of a feature gives what the tree gives (``GeofenceFile/RawFeature``'s
+    /// every field), or leaves the feature to the tree; on features of the usual shapes it reads
+    /// them itself. Random features: members in any order, repeated, missing or of the wrong
+    /// type; geometries of every kind with rings of pairs, altitudes, empty arrays; names with
+    /// escapes; broken JSON.
+    @Test func theDirectReaderOfAFeatureGivesWhatTheTreeGives() {
+        let seed = testSeed("FenceJSONTests.theDirectReaderOfAFeatureGivesWhatTheTreeGives")
+        var rng = SplitMix64(seed: seed)
+        func pick<T>(_ options: [T]) -> T { options[Int(rng.next() % UInt64(options.count))] }
+        func space() -> String { pick(["", "", " ", "\n  "]) }
+        func number() -> String {
+            pick([String(Double(Int64(rng.next() % 36_000_000) - 18_000_000) / 100_000), "12", "-0", "1e2", "0.5", "99.000000000000000001"])
+        }
+        func position() -> String {
+            pick(["[\(number()),\(space())\(number())]", "[\(number()), \(number())]", "[\(number()), \(number()), 3]", "[]", "[1]"])
+        }
+        func ring() -> String {
+            let n = pick([0, 1, 4, 4, 5, 9])
+            return pick(["[" + (0..<n).map { _ in position() }.joined(separator: "," + space()) + "]", "[]", "[[1,2],[3,4],[1,2]"])
+        }
+        func polygon() -> String { "[" + (0..<pick([0, 1, 1, 2])).map { _ in ring() }.joined(separator: ",") + "]" }
+        func coordinates(_ type: String) -> String {
+            switch type {
+            case "Polygon": return pick([polygon(), polygon(), position(), "null"])
+            case "MultiPolygon": return pick(["[" + (0..<pick([0, 1, 2])).map { _ in polygon() }.joined(separator: ",") + "]", polygon()])
+            default: return pick([position(), position(), polygon(), "{}"])
+            }
+        }
+        func geometry() -> String {
+            let type = pick(["Polygon", "MultiPolygon", "Point", "LineString"])
+            func member(_ k: Int) -> String {
+                k == 0 ? pick(["\"type\": \"\(type)\"", "\"type\":\"\(type)\"", "\"type\": 7", "\"t\\u0079pe\": \"\(type)\"", "\"type\": \"Point\""])
+                       : "\"coordinates\": " + coordinates(type)
+            }
+            var members = [member(0), member(1)]
+            if rng.next() % 4 == 0 { members.append("\"bbox\": [0, 1, 2, 3]") }
+            if rng.next() % 6 == 0 { members.append(member(Int(rng.next() % 2))) }  // repeated, with another value
+            if rng.next() % 5 == 0 { members.swapAt(0, 1) }
+            if rng.next() % 8 == 0 { members.removeFirst() }
+            return pick(["{" + members.joined(separator: "," + space()) + space() + "}", "{" + members.joined(separator: ",") + "}", "null", "[]"])
+        }
+        func properties() -> String {
+            pick(["{}", "{\"radius_m\": \(number())}", "{\"radius_m\": null}", "{\"radius_m\": \"5\"}", "{\"id\": \"q\", \"name\": [1, {\"a\": true}]}",
+                  "{\"id\": 12}", "null", "[]"])
+        }
+        func feature() -> String {
+            func member(_ k: Int) -> String {
+                switch k {
+                case 0: pick(["\"type\": \"Feature\"", "\"type\":\"Feature\"", "\"type\": \"Fea\\u0074ure\"", "\"type\": null"])
+                case 1: "\"id\": " + pick(["\"p1\"", "\"c\\\"2\"", "3", "-4", "1.5", "null", "[]", "\"\"", "\"é\""])
+                case 2: "\"properties\": " + properties()
+                default: "\"geometry\": " + geometry()
+                }
+            }
+            var members = (0..<4).map(member)
+            if rng.next() % 4 == 0 { members.append(pick(["\"extra\": {\"deep\": [[[]]]}", "\"i\\u0064\": \"x\"", "\"é\": 1"])) }
+            if rng.next() % 3 == 0 { members.append(member(Int(rng.next() % 4))) }  // repeated, with another value
+            if rng.next() % 8 == 0 { members.removeAll { _ in rng.next() % 4 == 0 } }
+            members.shuffle(using: &rng)
+            let text = "{" + space() + members.joined(separator: "," + space()) + space() + "}"
+            return pick([text, text, text, text + " ", text + ",", String(text.dropLast()), "[" + text + "]", " 17 "])
+        }
+        func describe(_ raw: GeofenceFile.RawFeature?) -> String { raw.map { String(describing: $0) } ?? "nil" }
+
+        var direct = 0
+        for _ in 0..<3_000 {
+            let text = feature()
+            let bytes = Array(text.utf8)
+            let (fast, tree) = bytes.withUnsafeBufferPointer { b in
+                (FenceJSON.feature(b, range: 0..<b.count, depth: 2),
+                 (try? FenceJSON.parse(b, range: 0..<b.count, depth: 2)).map(GeofenceFile.RawFeature.init))
+            }
+            guard let fast else { continue }
+            direct += 1
+            #expect(describe(fast) == describe(tree), "seed \(seed): \(text)")
+        }
+        #expect(direct > 300, "seed \(seed): only \(direct) of 3,000 features read directly")
+
+        // the usual shapes are read directly
+        for text in [#"{"type": "Feature", "id": "p0", "properties": {}, "geometry": {"type": "Polygon", "coordinates": [[[1, 2], [3, 4], [5, 2], [1, 2]]]}}"#,
+                     #"{"type":"Feature","id":"c1","properties":{"radius_m":140.5},"geometry":{"type":"Point","coordinates":[-135.09, 60.7]}}"#,
+                     #"{"type":"Feature","properties":{"id":7},"geometry":{"type":"MultiPolygon","coordinates":[[[[1,2],[3,4],[5,2],[1,2]]],[[[1,2],[3,4],[5,2],[1,2]],[[1,2],[3,4],[5,2],[1,2]]]]}}"#] {
+            let bytes = Array(text.utf8)
+            let fast = bytes.withUnsafeBufferPointer { FenceJSON.feature($0, range: 0..<$0.count, depth: 2) }
+            let tree = (try? FenceJSON.parse(bytes)).map(GeofenceFile.RawFeature.init)
+            #expect(fast != nil && describe(fast) == describe(tree), "\(text)")
+        }
+    }
+
     @Test func aDuplicateKeyReadsAsItsLastValue() {
         #expect(parse(#"{"id":"a","id":"b"}"#)?["id"]?.string == "b")
     }
