@@ -122,7 +122,7 @@ extension JSONNumber {
     /// lowest byte), or nil when any byte is not a digit. Lemire's SWAR conversion (simdjson's
     /// `parse_eight_digits_unrolled`; D. Lemire, "Quickly parsing eight digits", 2022): three
     /// multiplications instead of eight steps of a loop.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func eightDigits(_ w: UInt64) -> UInt64? {
         let highs: UInt64 = 0xF0F0_F0F0_F0F0_F0F0, threes: UInt64 = 0x3030_3030_3030_3030
         // every high nibble 3, and no low nibble above 9 (adding 6 would carry into the high one)
@@ -132,6 +132,29 @@ extension JSONNumber {
         let pairs: UInt64 = 0x0000_00FF_0000_00FF
         return ((v & pairs) &* (100 &+ (1_000_000 << 32)) &+ ((v >> 16) & pairs) &* (1 &+ (10_000 << 32))) >> 32
     }
+
+    /// How many of a little-endian word's bytes, from its lowest, are ASCII digits (0...8).
+    /// A digit is 0x30-0x39: its high nibble 3, and still 3 once 6 is added. A byte's sum can
+    /// carry into the next byte only when the byte is not a digit, so the first non-digit is
+    /// found right whatever follows it.
+    @inlinable @inline(__always)
+    package static func leadingDigits(_ w: UInt64) -> Int {
+        let highs: UInt64 = 0xF0F0_F0F0_F0F0_F0F0, threes: UInt64 = 0x3030_3030_3030_3030
+        let misfits = ((w & highs) ^ threes) | (((w &+ 0x0606_0606_0606_0606) & highs) ^ threes)
+        return misfits.trailingZeroBitCount / 8
+    }
+
+    /// The value of the first `n` (1...7) ASCII digits of a little-endian word, whatever the
+    /// bytes after them: the digits shifted to the word's top and '0's put below them, read
+    /// by ``eightDigits(_:)``.
+    @inlinable @inline(__always)
+    package static func firstDigits(_ w: UInt64, count n: Int) -> UInt64 {
+        let shifted = (w &<< UInt64(8 &* (8 &- n))) | (0x3030_3030_3030_3030 &>> UInt64(8 &* n))
+        return eightDigits(shifted) ?? 0
+    }
+
+    /// 10^0 ... 10^7.
+    package static let smallPowersOfTen: [UInt64] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000]
 
     /// Powers of five that fit in 64 bits: 5^0 ... 5^27.
     static let powersOfFive: [UInt64] = (0...27).map { k in (0..<k).reduce(UInt64(1)) { p, _ in p * 5 } }
