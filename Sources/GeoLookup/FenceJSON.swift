@@ -596,7 +596,7 @@ enum FenceJSON {
                     let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
                     let n = JSONNumber.leadingDigits(w)
                     if n > 0 && n < 8 && significant &+ n <= 19 {
-                        mantissa = mantissa &* JSONNumber.smallPowersOfTen[n] &+ JSONNumber.firstDigits(w, count: n)
+                        mantissa = mantissa &* JSONNumber.smallPowerOfTen(n) &+ JSONNumber.firstDigits(w, count: n)
                         significant &+= n
                         exponent &-= n
                         i &+= n

@@ -153,8 +153,14 @@ extension JSONNumber {
         return eightDigits(shifted) ?? 0
     }
 
-    /// 10^0 ... 10^7.
-    package static let smallPowersOfTen: [UInt64] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000]
+    /// 10^`n` for a small `n` (a few multiplications: a global table is reached through its
+    /// lazy initialiser's check on every read).
+    @inlinable @inline(__always)
+    package static func smallPowerOfTen(_ n: Int) -> UInt64 {
+        var p: UInt64 = 1
+        for _ in 0..<n { p &*= 10 }
+        return p
+    }
 
     /// Powers of five that fit in 64 bits: 5^0 ... 5^27.
     static let powersOfFive: [UInt64] = (0...27).map { k in (0..<k).reduce(UInt64(1)) { p, _ in p * 5 } }
