@@ -98,19 +98,19 @@ struct GeofenceTracker {
     /// The exits (fences of `before` not in `after`), then the enters (the other way), each in
     /// ascending order, as both lists are.
     private func appendCrossings(_ session: SessionID, _ fix: Enrichment, _ transitions: inout [GeofenceTransition]) {
-        for fence in Self.missing(from: after, in: before) { transitions.append(transition(session, fence, .exit, fix)) }
-        for fence in Self.missing(from: before, in: after) { transitions.append(transition(session, fence, .enter, fix)) }
+        Self.forEachMissing(from: after, in: before) { transitions.append(transition(session, $0, .exit, fix)) }
+        Self.forEachMissing(from: before, in: after) { transitions.append(transition(session, $0, .enter, fix)) }
     }
 
-    /// The numbers of `list` that `other` lacks, ascending; both ascending.
-    private static func missing(from other: [UInt32], in list: [UInt32]) -> [Int] {
-        var result: [Int] = []
+    /// Calls `body` with each number of `list` that `other` lacks, ascending; both ascending.
+    /// (Visited, not returned: an array of them was an allocation for every fix in a fence.)
+    @inline(__always)
+    private static func forEachMissing(from other: [UInt32], in list: [UInt32], _ body: (Int) -> Void) {
         var j = 0
         for n in list {
             while j < other.count && other[j] < n { j += 1 }
-            if j == other.count || other[j] != n { result.append(Int(n)) }
+            if j == other.count || other[j] != n { body(Int(n)) }
         }
-        return result
     }
 
     /// A dwell for each stay not yet given one whose time has come at `fix`.

@@ -369,6 +369,7 @@ enum FenceJSON {
         mutating func pairs() -> [Double]? {
             i += 1
             var out: [Double] = []
+            out.reserveCapacity(64)  // a ring of up to 32 positions without growing (it grew 5 times)
             while true {
                 skipSpace()
                 guard i < count, bytes[i] == UInt8(ascii: "[") else { return nil }
@@ -538,6 +539,7 @@ enum FenceJSON {
         /// A Point's `[longitude, latitude]`.
         mutating func position() throws(Unusual) -> [Double] {
             var numbers: [Double] = []
+            numbers.reserveCapacity(2)
             try elements { (reader: inout Reader) throws(Unusual) in
                 guard reader.i < reader.count, reader.isNumberStart(reader.bytes[reader.i]),
                       let v = try? reader.number().value, numbers.count < 2 else { throw Unusual() }
