@@ -49,33 +49,28 @@ struct LookupCommand: ParsableCommand {
     func run() throws {
         let lookup: LocationLookup
         do {
-            lookup = try LocationLookup(dataDirectory: DataDirectory.resolve(data), postalMaxDistance: postalMaxDistance,
-                                        postalCountries: postalCountries.systems, timeZones: timeZone,
-                                        utcOffsets: false)  // a point alone has no time
+            // the fences read while the data files are opened, on two threads, as `enrich` reads them
+            lookup = try LocationLookup.opening(dataDirectory: DataDirectory.resolve(data), postalMaxDistance: postalMaxDistance,
+                                                postalCountries: postalCountries.systems, timeZones: timeZone,
+                                                utcOffsets: false,  // a point alone has no time
+                                                geofenceFile: geofences)
         } catch {
             StandardError.line("geo-enrich: \(error)")
             throw ExitCode(1)
         }
         let locator = try lookup.makeLocator()
-        var fences: GeofenceLocator? = nil
-        if let geofences {
-            do {
-                fences = try GeofenceSet(contentsOf: geofences).makeLocator()
-            } catch {
-                StandardError.line("geo-enrich: \(error)")
-                throw ExitCode(1)
-            }
-        }
+        let lists = lookup.geofences?.lists
         /// The object, with the fences holding the point as its last key when asked.
         func answer(_ lat: Double, _ lng: Double) -> String {
-            let object = LookupJSON.object(locator.locate(latitude: lat, longitude: lng))
-            guard let fences else { return object }
-            let ids = fences.ids(containing: GeoPoint(latitude: lat, longitude: lng)).map(JSONString.quoted).joined(separator: ",")
-            return object.dropLast() + (object == "{}" ? "" : ",") + "\"geofences\":[" + ids + "]}"
+            let result = locator.locate(latitude: lat, longitude: lng)
+            let object = LookupJSON.object(result)
+            guard let lists, let list = result.geofences else { return object }
+            // the list's JSON array, as the table keeps it for `enrich`
+            return object.dropLast() + (object == "{}" ? "" : ",") + "\"geofences\":" + String(decoding: lists.text(of: list), as: UTF8.self) + "}"
         }
         // the common line (two plain decimals in range) is read and answered without strings
         let fastPath = { (line: UnsafeBufferPointer<UInt8>, out: OutputBuffer) -> Bool in
-            guard fences == nil, let (lat, lng) = CoordinateText.pair(line), abs(lat) <= 90, abs(lng) <= 180 else { return false }
+            guard lists == nil, let (lat, lng) = CoordinateText.pair(line), abs(lat) <= 90, abs(lng) <= 180 else { return false }
             LookupJSON.write(locator.locate(latitude: lat, longitude: lng), to: out)
             return true
         }
