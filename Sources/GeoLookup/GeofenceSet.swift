@@ -366,6 +366,17 @@ final class FenceShapes: Sendable {
     /// The grid fills a row of a polygon's cells with one of these, not a ring walk a cell.
     func crossings(_ e: Polygon, y: Double, into xs: inout [Double]) {
         xs.removeAll(keepingCapacity: true)
+        forEachEdge(of: e) { ax, ay, bx, by in
+            if let xi = Self.crossing(y, ax, ay, bx, by) { xs.append(xi) }
+            return true
+        }
+        xs.sort()
+    }
+
+    /// Calls `body` with each edge (ax, ay) → (bx, by) of every ring of a polygon, until it
+    /// returns false; whether it went through them all.
+    @inline(__always)
+    private func forEachEdge(of e: Polygon, _ body: (Double, Double, Double, Double) -> Bool) -> Bool {
         coordinates.withUnsafeBufferPointer { p in
             var at = Int(e.start)
             for _ in 0..<e.rings {
@@ -373,13 +384,19 @@ final class FenceShapes: Sendable {
                 var i = at + 1
                 at = end
                 while i + 2 < end {
-                    let ax = p[i], ay = p[i + 1], bx = p[i + 2], by = p[i + 3]
+                    guard body(p[i], p[i + 1], p[i + 2], p[i + 3]) else { return false }
                     i += 2
-                    if (ay > y) != (by > y) { xs.append(ax + (y - ay) * (bx - ax) / (by - ay)) }
                 }
             }
+            return true
         }
-        xs.sort()
+    }
+
+    /// Where the edge (ax, ay) → (bx, by) crosses the parallel at `y` (the even-odd rule's
+    /// crossing: an edge counts when one end is above `y` and the other not), or nil.
+    @inline(__always)
+    private static func crossing(_ y: Double, _ ax: Double, _ ay: Double, _ bx: Double, _ by: Double) -> Double? {
+        (ay > y) != (by > y) ? ax + (y - ay) * (bx - ax) / (by - ay) : nil
     }
 
     /// The even-odd rule over every ring of a polygon, or ``Answer/nearEdge`` when (x, y) lies
@@ -388,30 +405,19 @@ final class FenceShapes: Sendable {
     func evenOdd(_ e: Polygon, x: Double, y: Double, margin: Double) -> Answer {
         var inside = false
         let m2 = margin * margin
-        return coordinates.withUnsafeBufferPointer { p in
-            var at = Int(e.start)
-            for _ in 0..<e.rings {
-                let end = at + 1 + Int(p[at])
-                var i = at + 1
-                at = end
-                while i + 2 < end {
-                    let ax = p[i], ay = p[i + 1], bx = p[i + 2], by = p[i + 3]
-                    i += 2
-                    if (ay > y) != (by > y) {
-                        let xi = ax + (y - ay) * (bx - ax) / (by - ay)
-                        if x < xi { inside.toggle() }
-                    }
-                    // near the edge? (a cheap box test first)
-                    if x < min(ax, bx) - margin || x > max(ax, bx) + margin
-                        || y < min(ay, by) - margin || y > max(ay, by) + margin { continue }
-                    let dx = bx - ax, dy = by - ay
-                    let len2 = dx * dx + dy * dy
-                    let t = len2 > 0 ? min(1, max(0, ((x - ax) * dx + (y - ay) * dy) / len2)) : 0
-                    let ex = ax + t * dx - x, ey = ay + t * dy - y
-                    if ex * ex + ey * ey <= m2 { return .nearEdge }
-                }
-            }
-            return inside ? .inside : .outside
+        let apart = forEachEdge(of: e) { ax, ay, bx, by in
+            if let xi = Self.crossing(y, ax, ay, bx, by), x < xi { inside.toggle() }
+            // near the edge? (a cheap box test first)
+            if x < min(ax, bx) - margin || x > max(ax, bx) + margin
+                || y < min(ay, by) - margin || y > max(ay, by) + margin { return true }
+            let dx = bx - ax, dy = by - ay
+            let len2 = dx * dx + dy * dy
+            let t = len2 > 0 ? min(1, max(0, ((x - ax) * dx + (y - ay) * dy) / len2)) : 0
+            let ex = ax + t * dx - x, ey = ay + t * dy - y
+            return !(ex * ex + ey * ey <= m2)  // (not `>`: a NaN distance counts as apart)
         }
+        if !apart { return .nearEdge }
+        return inside ? .inside : .outside
     }
+
 }
