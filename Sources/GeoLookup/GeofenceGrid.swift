@@ -70,8 +70,10 @@ final class GeofenceGrid: @unchecked Sendable {
         /// The marks, or `marks.0` the first of them in ``overflow`` when there are more than
         /// fit.
         var marks: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0)
-        /// Where `marks` is in a slot (a homogeneous tuple's elements are laid out as an array's).
-        static let marksOffset = MemoryLayout<Slot>.offset(of: \Slot.marks)!
+        /// Where `marks` is in a slot (a homogeneous tuple's elements are laid out as an array's):
+        /// after the key and the count, as `init` checks. A constant, not `offset(of:)`, whose
+        /// key path made it a lazily set global, a `swift_once` on every probe.
+        static var marksOffset: Int { MemoryLayout<UInt64>.size + MemoryLayout<UInt32>.size }
     }
     /// The table (``slotCount`` slots) and the marks of cells with more than
     /// ``Slot/inlineCount``, in memory the grid owns and never changes after `init`: a point's
@@ -143,10 +145,14 @@ final class GeofenceGrid: @unchecked Sendable {
     }
 
     /// `floor(value · 2^k)`: exact for any double (scaling by a power of two only moves the
-    /// exponent), so the cell's closed square holds the value.
+    /// exponent), so the cell's closed square holds the value. The floor is the truncation,
+    /// less one where that rounded up (a negative fraction): `rounded(.down)` was a call to
+    /// libm's `floor` for each coordinate of each probe.
     @inline(__always)
     static func cellIndex(_ value: Double, _ k: Int) -> Int64 {
-        Int64((value * Double(sign: .plus, exponent: k, significand: 1)).rounded(.down))
+        let scaled = value * Double(sign: .plus, exponent: k, significand: 1)
+        let truncated = Int64(scaled)
+        return Double(truncated) > scaled ? truncated - 1 : truncated
     }
 
     /// A non-zero 62-bit key: the level (5 bits), x (29 bits, offset) and y (28 bits, offset).
@@ -204,6 +210,7 @@ final class GeofenceGrid: @unchecked Sendable {
     /// marks come out together and in ascending fence order.
     init(fences: [Geofence], shapes: FenceShapes) {
         precondition(fences.count < 1 << 30, "a mark keeps a fence's number in 30 bits")
+        precondition(MemoryLayout<Slot>.offset(of: \Slot.marks) == Slot.marksOffset, "a slot's marks are not where they are read")
         let boxes = fences.map(Self.box(of:))
         let spans = boxes.map { max($0.east - $0.west, $0.north - $0.south) }.sorted()
         let common = spans.isEmpty ? Self.finest : Self.level(span: spans[spans.count / 2], across: Self.medianAcross)

@@ -142,8 +142,26 @@ public final class GeofenceLocator {
     /// ``levels`` and the list table they were about a tenth of a point's time (`perf annotate` of the
     /// membership benchmark).
     private struct Scratch {
-        var found: [Int] = []
+        /// The fences found, `foundCount` of them, in room for `foundRoom` (grown by doubling).
+        var found = UnsafeMutablePointer<Int>.allocate(capacity: 16)
+        var foundCount = 0
+        var foundRoom = 16
         var listCache = GeofenceListCache()
+
+        @inline(__always)
+        mutating func append(_ n: Int) {
+            if foundCount == foundRoom {
+                let larger = UnsafeMutablePointer<Int>.allocate(capacity: 2 * foundRoom)
+                larger.moveInitialize(from: found, count: foundCount)
+                found.deallocate()
+                found = larger
+                foundRoom *= 2
+            }
+            found[foundCount] = n
+            foundCount += 1
+        }
+
+        var fences: UnsafeBufferPointer<Int> { UnsafeBufferPointer(start: found, count: foundCount) }
     }
     private let scratch: UnsafeMutablePointer<Scratch>
 
@@ -168,6 +186,7 @@ public final class GeofenceLocator {
 
     deinit {
         levels.deallocate()
+        scratch.pointee.found.deallocate()
         scratch.deinitialize(count: 1)
         scratch.deallocate()
     }
@@ -178,9 +197,8 @@ public final class GeofenceLocator {
     /// - Complexity: one table probe per grid level in use, plus an exact test per fence whose
     ///   edge passes the point's cell.
     public func fences(containing point: GeoPoint) -> [Int] {
-        var found: [Int] = []
-        collect(point, into: &found)
-        return found
+        collect(point)
+        return Array(scratch.pointee.fences)
     }
 
     /// Whether `point` is a position a query answers (finite, in range); any other is in no fence.
@@ -190,18 +208,34 @@ public final class GeofenceLocator {
             && (-90...90).contains(point.latitude) && (-180...180).contains(point.longitude)
     }
 
-    /// The fences holding `point`, ascending, in `found` (emptied first).
+    /// The fences holding `point`, ascending, in the scratch's `fences`.
     @inline(__always)
-    private func collect(_ point: GeoPoint, into found: inout [Int]) {
-        found.removeAll(keepingCapacity: true)
+    private func collect(_ point: GeoPoint) {
+        let scratch = self.scratch
+        scratch.pointee.foundCount = 0
         guard Self.isQueryable(point) else { return }
         for k in levels {
             for mark in grid.marks(level: k, latitude: point.latitude, longitude: point.longitude) {
                 let n = Int(mark >> 2)
-                if mark & 1 == 1 || holds(n, circle: mark & 2 != 0, point) { found.append(n) }
+                if mark & 1 == 1 || holds(n, circle: mark & 2 != 0, point) { scratch.pointee.append(n) }
             }
         }
-        if found.count > 1 { found.sort() }
+        let found = scratch.pointee.found, count = scratch.pointee.foundCount
+        if count > 16 {
+            var all = UnsafeMutableBufferPointer(start: found, count: count)
+            all.sort()
+        } else if count > 1 {
+            // a few, and most often already in order (one level's marks are in fence order)
+            for i in 1..<count {
+                let n = found[i]
+                var j = i
+                while j > 0 && found[j - 1] > n {
+                    found[j] = found[j - 1]
+                    j -= 1
+                }
+                found[j] = n
+            }
+        }
     }
 
     /// Starts bringing in the part of the index a query of `point` reads first, so that a
@@ -232,8 +266,8 @@ public final class GeofenceLocator {
     /// - Complexity: ``fences(containing:)``'s, and for a point in two or more fences a lookup
     ///   of the list in the table.
     public func list(containing point: GeoPoint) -> GeofenceList {
-        collect(point, into: &scratch.pointee.found)
-        return lists.list(of: scratch.pointee.found, cache: &scratch.pointee.listCache)
+        collect(point)
+        return lists.list(of: scratch.pointee.fences, cache: &scratch.pointee.listCache)
     }
 
     /// The ids of the fences holding `point`, in ascending order.
@@ -285,7 +319,13 @@ public final class GeofenceLocator {
 /// are in ``coordinates``. Entries are by fence number, in two arrays (a fence's mark in the
 /// grid says which): 56 and 40 bytes, where one entry for both was 104 and a polygon's rings
 /// were a third array, a cache miss more.
-final class FenceShapes: Sendable {
+///
+/// `@unchecked Sendable`: the three tables are memory it allocates and fills in `init` and only
+/// reads after (as ``GeofenceGrid``'s table), so threads share them as the arrays of a `let`.
+/// They are not arrays because reading an array stored in a class retained and released its
+/// buffer around each test: with the list's scratch array, about 70 of the 950 instructions a
+/// point of the membership benchmark (callgrind).
+final class FenceShapes: @unchecked Sendable {
     struct Circle {
         /// The centre, with its latitude's sine, cosine and |tangent| for ``LocalDistance``
         /// (which makes no use of them beyond ±85°, where PROJ decides).
@@ -309,17 +349,31 @@ final class FenceShapes: Sendable {
     @inline(__always)
     func prefetch(_ n: Int, circle: Bool) {
         if circle {
-            circles.withUnsafeBufferPointer { geo_prefetch_for_reading($0.baseAddress! + n) }
+            geo_prefetch_for_reading(circles.baseAddress! + n)
         } else {
-            polygons.withUnsafeBufferPointer { geo_prefetch_for_reading($0.baseAddress! + n) }
+            geo_prefetch_for_reading(polygons.baseAddress! + n)
         }
     }
 
-    let circles: [Circle]
-    let polygons: [Polygon]
+    /// By fence number (a polygon's entry in `circles` and a circle's in `polygons` unused).
+    let circles: UnsafeMutableBufferPointer<Circle>
+    let polygons: UnsafeMutableBufferPointer<Polygon>
     /// Each polygon's rings in a row, each ring as its count of numbers (2 a point) and then its
     /// points' longitudes and latitudes (closed rings).
-    let coordinates: [Double]
+    let coordinates: UnsafeMutableBufferPointer<Double>
+
+    deinit {
+        circles.deallocate()
+        polygons.deallocate()
+        coordinates.deallocate()
+    }
+
+    /// Memory of `count` elements (at least one, so a base address exists), initialised from `array`.
+    private static func owned<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
+        let p = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, array.count))
+        _ = p.initialize(from: array)
+        return UnsafeMutableBufferPointer(rebasing: p[0..<array.count])
+    }
 
     init(_ fences: [Geofence]) {
         var circles = [Circle](repeating: Circle(), count: fences.count)
@@ -351,9 +405,9 @@ final class FenceShapes: Sendable {
                 polygons[n] = e
             }
         }
-        self.circles = circles
-        self.polygons = polygons
-        self.coordinates = coordinates
+        self.circles = Self.owned(circles)
+        self.polygons = Self.owned(polygons)
+        self.coordinates = Self.owned(coordinates)
     }
 
     var bytes: Int {
@@ -377,19 +431,18 @@ final class FenceShapes: Sendable {
     /// returns false; whether it went through them all.
     @inline(__always)
     private func forEachEdge(of e: Polygon, _ body: (Double, Double, Double, Double) -> Bool) -> Bool {
-        coordinates.withUnsafeBufferPointer { p in
-            var at = Int(e.start)
-            for _ in 0..<e.rings {
-                let end = at + 1 + Int(p[at])
-                var i = at + 1
-                at = end
-                while i + 2 < end {
-                    guard body(p[i], p[i + 1], p[i + 2], p[i + 3]) else { return false }
-                    i += 2
-                }
+        let p = coordinates
+        var at = Int(e.start)
+        for _ in 0..<e.rings {
+            let end = at + 1 + Int(p[at])
+            var i = at + 1
+            at = end
+            while i + 2 < end {
+                guard body(p[i], p[i + 1], p[i + 2], p[i + 3]) else { return false }
+                i += 2
             }
-            return true
         }
+        return true
     }
 
     /// Where the edge (ax, ay) → (bx, by) crosses the parallel at `y` (the even-odd rule's
@@ -406,6 +459,11 @@ final class FenceShapes: Sendable {
         var inside = false
         let m2 = margin * margin
         let apart = forEachEdge(of: e) { ax, ay, bx, by in
+            // most edges are wholly above or below the point's parallel by more than the
+            // margin: they neither cross it nor come near, which the tests below would find
+            // at several times the cost (these are their own comparisons, rounded the same: a
+            // point's answer is the same with or without this line)
+            if (ay - margin > y && by - margin > y) || (ay + margin < y && by + margin < y) { return true }
             if let xi = Self.crossing(y, ax, ay, bx, by), x < xi { inside.toggle() }
             // near the edge? (a cheap box test first)
             if x < min(ax, bx) - margin || x > max(ax, bx) + margin

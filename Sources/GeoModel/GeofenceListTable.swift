@@ -74,6 +74,13 @@ public final class GeofenceListTable: Sendable {
     ///   - fences: fence numbers in ascending order, none twice.
     ///   - cache: the calling thread's cache (one per thread; it must be used with one table).
     public func list(of fences: [Int], cache: inout GeofenceListCache) -> GeofenceList {
+        fences.withUnsafeBufferPointer { list(of: $0, cache: &cache) }
+    }
+
+    /// ``list(of:cache:)`` of numbers in memory the caller owns (a locator's scratch: an array
+    /// there cost its uniqueness checks and reference counts on every query).
+    @inline(__always)
+    package func list(of fences: UnsafeBufferPointer<Int>, cache: inout GeofenceListCache) -> GeofenceList {
         switch fences.count {
         case 0: return .empty
         case 1: return .single(fences[0])
@@ -168,7 +175,7 @@ public struct GeofenceListCache {
     public init() {}
 
     @inline(__always)
-    private static func hash(_ fences: [Int]) -> UInt64 {
+    private static func hash(_ fences: UnsafeBufferPointer<Int>) -> UInt64 {
         var h: UInt64 = 0x243F_6A88_85A3_08D3
         for n in fences { h = (h ^ UInt64(truncatingIfNeeded: n)) &* 0x9E37_79B9_7F4A_7C15 }
         return h ^ (h >> 29)
@@ -176,7 +183,7 @@ public struct GeofenceListCache {
 
     /// The handle of `fences`, if remembered.
     @inline(__always)
-    func handle(of fences: [Int]) -> GeofenceList? {
+    func handle(of fences: UnsafeBufferPointer<Int>) -> GeofenceList? {
         guard !table.isEmpty else { return nil }
         let h = Self.hash(fences)
         return table.withUnsafeBufferPointer { table in
@@ -201,7 +208,7 @@ public struct GeofenceListCache {
     }
 
     /// Remembers `fences`' handle (a list of two or more not remembered yet).
-    mutating func remember(_ fences: [Int], _ list: GeofenceList) {
+    mutating func remember(_ fences: UnsafeBufferPointer<Int>, _ list: GeofenceList) {
         guard fences.count >= 2, fences.count <= Int(UInt16.max) else { return }
         if pool.count + fences.count > Self.poolLimit || 2 * (used + 1) > Self.mostSlots {
             pool.removeAll(keepingCapacity: true)

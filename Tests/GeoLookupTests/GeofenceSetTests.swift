@@ -124,6 +124,43 @@ import Testing
         }
     }
 
+    /// A point in more fences than the locator's first room for them (16), from two grid
+    /// levels, with ids that put fence numbers out of the marks' order: every fence found, in
+    /// ascending order, and the same list handle as the table gives for those numbers; then
+    /// points in fewer, so a query starts from none.
+    @Test func aPointInManyFencesFindsThemAllInOrder() throws {
+        var features: [String] = []
+        for k in 0..<40 {  // concentric circles, 20 m to 800 m
+            features.append(#"{"type":"Feature","id":"c\#((k * 17) % 40)","properties":{"radius_m":\#(20 * (k + 1))},"geometry":{"type":"Point","coordinates":[7,45]}}"#)
+        }
+        for k in 0..<30 {  // nested squares, 0.001° to 2.9° a side (so two levels of the grid)
+            let h = 0.0005 + Double(k * k) * 0.0017
+            let ring = "[[\(7 - h),\(45 - h)],[\(7 + h),\(45 - h)],[\(7 + h),\(45 + h)],[\(7 - h),\(45 + h)],[\(7 - h),\(45 - h)]]"
+            features.append(#"{"type":"Feature","id":"b\#((k * 7) % 30)","properties":{},"geometry":{"type":"Polygon","coordinates":[\#(ring)]}}"#)
+        }
+        let set = try Self.load(features.joined(separator: "\n"))
+        let locator = try set.makeLocator()
+        let context = try GEOSContext()
+        let exact: [(GeoPoint) -> Bool] = try set.fences.map { fence in
+            switch fence.shape {
+            case .circle(let centre, let radius):
+                return { Geodesic.wgs84.distance(from: centre, to: $0) <= radius }
+            case .polygons(let polygons):
+                let prepared = try Geometry(polygons: polygons, context: context).prepared()
+                return { (try? prepared.intersects($0)) ?? false }
+            }
+        }
+        var counts: [Int] = []
+        for (lat, lng) in [(45.0, 7.0), (45.0001, 7.0002), (45.02, 7.0), (45.0, 7.3), (45.0, 7.0001), (48.0, 7.0)] {
+            let p = GeoPoint(latitude: lat, longitude: lng)
+            let want = set.fences.indices.filter { exact[$0](p) }
+            #expect(locator.fences(containing: p) == want, "\(lat), \(lng)")
+            #expect(locator.list(containing: p) == set.lists.list(of: want), "\(lat), \(lng)")
+            counts.append(want.count)
+        }
+        #expect(counts[0] == 70 && counts[1] > 16 && counts.last == 0, "the points are in as many fences as meant: \(counts)")
+    }
+
     /// A collection large enough to be read and indexed in parts (``GeofenceFile``,
     /// ``GeofenceGrid``) answers as each fence alone answers (GEOS `intersects`, PROJ's
     /// geodesic), and as the same features one a line (read in order).
