@@ -102,6 +102,13 @@ final class GeofenceGrid: @unchecked Sendable {
         guard let p = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), p != MAP_FAILED else {
             fatalError("cannot map \(bytes) bytes for the geofence grid: \(String(cString: strerror(errno)))")
         }
+        #if os(Linux)
+        // in 2 MB pages where the kernel has transparent huge pages (a hint: ignored where it
+        // has not): filled in 4 KB pages, the table's 16 MB for 20,000 fences cost 4,096 page
+        // faults on the one thread that fills it, about a tenth of the loading, and a probe's
+        // address a TLB miss most times (Linux aligns a mapping this large to 2 MB itself)
+        _ = madvise(p, bytes, MADV_HUGEPAGE)
+        #endif
         return p.bindMemory(to: Slot.self, capacity: count)
     }
 
