@@ -36,11 +36,38 @@ extension JSONNumber: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral {
 // The decimal reader shared by the record codec's numbers and the fence files' positions
 // (GeoLookup's FenceJSON): one exact conversion for both.
 extension JSONNumber {
-    /// Exact powers of ten up to 10^22, the largest that a double holds exactly.
-    static let exactPowersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
+    /// 10^`k` for 0 <= k <= 22, the powers of ten a double holds exactly. A `switch` of
+    /// constants, which the compiler makes a table in read-only data: a `static let` array was
+    /// reached through its lazy initialiser's `swift_once` and a bounds check on every read.
+    @inlinable @inline(__always)
+    package static func exactPowerOfTen(_ k: Int) -> Double {
+        switch k {
+        case 0: 1e0
+        case 1: 1e1
+        case 2: 1e2
+        case 3: 1e3
+        case 4: 1e4
+        case 5: 1e5
+        case 6: 1e6
+        case 7: 1e7
+        case 8: 1e8
+        case 9: 1e9
+        case 10: 1e10
+        case 11: 1e11
+        case 12: 1e12
+        case 13: 1e13
+        case 14: 1e14
+        case 15: 1e15
+        case 16: 1e16
+        case 17: 1e17
+        case 18: 1e18
+        case 19: 1e19
+        case 20: 1e20
+        case 21: 1e21
+        case 22: 1e22
+        default: preconditionFailure("10^\(k) is not a double exactly")
+        }
+    }
 
     /// The correctly rounded double of a checked, finite number's text (JSON number syntax).
     ///
@@ -109,7 +136,7 @@ extension JSONNumber {
         if mantissa == 0 { return negative ? -0.0 : 0.0 }
         if mantissa <= UInt64(1) << 53 && exponent >= -22 && exponent <= 22 {
             let m = Double(mantissa)
-            let v = exponent >= 0 ? m * exactPowersOfTen[exponent] : m / exactPowersOfTen[-exponent]
+            let v = exponent >= 0 ? m * exactPowerOfTen(exponent) : m / exactPowerOfTen(-exponent)
             return negative ? -v : v
         }
         if let v = roundedExactly(mantissa, timesTenToThe: exponent) {
@@ -153,17 +180,72 @@ extension JSONNumber {
         return eightDigits(shifted) ?? 0
     }
 
-    /// 10^`n` for a small `n` (a few multiplications: a global table is reached through its
-    /// lazy initialiser's check on every read).
+    /// 10^`n` for 0 <= n <= 19 (a `switch` of constants, made a table in read-only data, as
+    /// ``exactPowerOfTen(_:)``: a loop of multiplications, its length the digits', cost a
+    /// third of a fence file's number, mostly mispredicted branches, in `perf annotate`).
     @inlinable @inline(__always)
     package static func smallPowerOfTen(_ n: Int) -> UInt64 {
-        var p: UInt64 = 1
-        for _ in 0..<n { p &*= 10 }
-        return p
+        switch n {
+        case 0: 1
+        case 1: 10
+        case 2: 100
+        case 3: 1_000
+        case 4: 10_000
+        case 5: 100_000
+        case 6: 1_000_000
+        case 7: 10_000_000
+        case 8: 100_000_000
+        case 9: 1_000_000_000
+        case 10: 10_000_000_000
+        case 11: 100_000_000_000
+        case 12: 1_000_000_000_000
+        case 13: 10_000_000_000_000
+        case 14: 100_000_000_000_000
+        case 15: 1_000_000_000_000_000
+        case 16: 10_000_000_000_000_000
+        case 17: 100_000_000_000_000_000
+        case 18: 1_000_000_000_000_000_000
+        case 19: 10_000_000_000_000_000_000
+        default: preconditionFailure("10^\(n) does not fit 64 bits")
+        }
     }
 
-    /// Powers of five that fit in 64 bits: 5^0 ... 5^27.
-    static let powersOfFive: [UInt64] = (0...27).map { k in (0..<k).reduce(UInt64(1)) { p, _ in p * 5 } }
+    /// 5^`k` for 0 <= k <= 27, the powers of five that fit 64 bits (a `switch` of constants, as
+    /// ``exactPowerOfTen(_:)``).
+    @inline(__always)
+    static func powerOfFive(_ k: Int) -> UInt64 {
+        switch k {
+        case 0: 1
+        case 1: 5
+        case 2: 25
+        case 3: 125
+        case 4: 625
+        case 5: 3_125
+        case 6: 15_625
+        case 7: 78_125
+        case 8: 390_625
+        case 9: 1_953_125
+        case 10: 9_765_625
+        case 11: 48_828_125
+        case 12: 244_140_625
+        case 13: 1_220_703_125
+        case 14: 6_103_515_625
+        case 15: 30_517_578_125
+        case 16: 152_587_890_625
+        case 17: 762_939_453_125
+        case 18: 3_814_697_265_625
+        case 19: 19_073_486_328_125
+        case 20: 95_367_431_640_625
+        case 21: 476_837_158_203_125
+        case 22: 2_384_185_791_015_625
+        case 23: 11_920_928_955_078_125
+        case 24: 59_604_644_775_390_625
+        case 25: 298_023_223_876_953_125
+        case 26: 1_490_116_119_384_765_625
+        case 27: 7_450_580_596_923_828_125
+        default: preconditionFailure("5^\(k) does not fit 64 bits")
+        }
+    }
 
     /// `mantissa` × 10^`exponent`, correctly rounded (to nearest, ties to even), for the
     /// numbers Clinger's path leaves: a mantissa above 2^53 (16-19 significant digits, as a
@@ -181,10 +263,10 @@ extension JSONNumber {
     static func roundedExactly(_ mantissa: UInt64, timesTenToThe exponent: Int) -> Double? {
         guard mantissa != 0, exponent >= -27, exponent <= 27 else { return nil }
         if exponent >= 0 {
-            let (high, low) = mantissa.multipliedFullWidth(by: powersOfFive[exponent])
+            let (high, low) = mantissa.multipliedFullWidth(by: powerOfFive(exponent))
             return rounded(high: high, low: low, sticky: false, timesTwoToThe: exponent)
         }
-        let divisor = powersOfFive[-exponent]
+        let divisor = powerOfFive(-exponent)
         let mantissaBits = 64 - mantissa.leadingZeroBitCount
         let divisorBits = 64 - divisor.leadingZeroBitCount
         // mantissa × 2^shift < 2^(mantissaBits + shift) = 2^(63 + divisorBits) <= 2^64 × divisor,

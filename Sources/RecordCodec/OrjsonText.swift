@@ -105,13 +105,6 @@ enum OrjsonText {
         }
     }
 
-    /// Powers of ten exact as doubles, 10^0 … 10^22.
-    private static let powersOfTen: [Double] = (0...22).map { k in
-        var p = 1.0
-        for _ in 0..<k { p *= 10 }
-        return p
-    }
-
     /// The common case without `description`: a value in [1e-4, 1e15) that some decimal of at
     /// most 15 significant digits, m / 10^k, reads back as. The first k that works gives the
     /// shortest such decimal, and it is the only one of its length (15-digit decimals lie
@@ -125,10 +118,14 @@ enum OrjsonText {
         guard magnitude >= 1e-4, magnitude < 1e15 else { return false }
         var k = 0
         while k <= 19 {
-            let scaled = magnitude * powersOfTen[k]
+            let power = JSONNumber.exactPowerOfTen(k)
+            let scaled = magnitude * power
             if scaled >= 1e15 { return false }
-            let m = scaled.rounded()
-            if m / powersOfTen[k] == magnitude {
+            // `scaled.rounded()` (half away from zero) without libm's `round`, a call each
+            // step: below 2^53 the fraction `scaled - truncated` is exact
+            let truncated = Int64(scaled)
+            let m = Double(scaled - Double(truncated) >= 0.5 ? truncated + 1 : truncated)
+            if m / power == magnitude {
                 withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
                     // m's digits (m >= 1), most significant first
                     var n = 0
