@@ -154,6 +154,13 @@ extension JSONNumber {
         let highs: UInt64 = 0xF0F0_F0F0_F0F0_F0F0, threes: UInt64 = 0x3030_3030_3030_3030
         // every high nibble 3, and no low nibble above 9 (adding 6 would carry into the high one)
         guard w & highs == threes, (w &+ 0x0606_0606_0606_0606) & highs == threes else { return nil }
+        return digitsValue(w)
+    }
+
+    /// ``eightDigits(_:)``'s conversion alone, for a word whose eight bytes are known to be
+    /// ASCII digits (by ``leadingDigits(_:)``): its check is a third of its instructions.
+    @inlinable @inline(__always)
+    package static func digitsValue(_ w: UInt64) -> UInt64 {
         var v = w & 0x0F0F_0F0F_0F0F_0F0F
         v = (v &* 10) &+ (v >> 8)  // each even byte: ten times its digit plus the next
         let pairs: UInt64 = 0x0000_00FF_0000_00FF
@@ -171,13 +178,13 @@ extension JSONNumber {
         return misfits.trailingZeroBitCount / 8
     }
 
-    /// The value of the first `n` (1...7) ASCII digits of a little-endian word, whatever the
-    /// bytes after them: the digits shifted to the word's top and '0's put below them, read
-    /// by ``eightDigits(_:)``.
+    /// The value of the first `n` (1...7) bytes of a little-endian word, ASCII digits (as
+    /// ``leadingDigits(_:)`` found them), whatever the bytes after them: the digits shifted to
+    /// the word's top and '0's put below them, read by ``digitsValue(_:)``.
     @inlinable @inline(__always)
     package static func firstDigits(_ w: UInt64, count n: Int) -> UInt64 {
         let shifted = (w &<< UInt64(8 &* (8 &- n))) | (0x3030_3030_3030_3030 &>> UInt64(8 &* n))
-        return eightDigits(shifted) ?? 0
+        return digitsValue(shifted)
     }
 
     /// 10^`n` for 0 <= n <= 19 (a `switch` of constants, made a table in read-only data, as
