@@ -97,7 +97,11 @@ public final class GeofenceListTable: Sendable {
             if let known = handles[numbers] { return known }
             let k = handles.count
             precondition(k < GeofenceList.largestSingle, "too many distinct fence lists")
-            var text: [UInt8] = [UInt8(ascii: "[")]
+            // sized first: grown by appending, it was reallocated about twice a list, a third
+            // of interning one (callgrind, 6,000 lists in 200,000 lines with 20,000 fences)
+            var text: [UInt8] = []
+            text.reserveCapacity(numbers.reduce(numbers.count + 1) { $0 + quotedNames[Int($1)].count })
+            text.append(UInt8(ascii: "["))
             for (i, n) in numbers.enumerated() {
                 if i > 0 { text.append(UInt8(ascii: ",")) }
                 text += quotedNames[Int(n)]
