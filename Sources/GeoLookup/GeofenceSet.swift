@@ -368,7 +368,8 @@ final class FenceShapes: @unchecked Sendable {
         coordinates.deallocate()
     }
 
-    /// Memory of `count` elements (at least one, so a base address exists), initialised from `array`.
+    /// Memory the shapes own, initialised from `array` (room for one element at least, so
+    /// that an empty table has a base address to prefetch from).
     private static func owned<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
         let p = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, array.count))
         _ = p.initialize(from: array)
@@ -460,9 +461,10 @@ final class FenceShapes: @unchecked Sendable {
         let m2 = margin * margin
         let apart = forEachEdge(of: e) { ax, ay, bx, by in
             // most edges are wholly above or below the point's parallel by more than the
-            // margin: they neither cross it nor come near, which the tests below would find
-            // at several times the cost (these are their own comparisons, rounded the same: a
-            // point's answer is the same with or without this line)
+            // margin: they neither cross it nor come near, which the tests below would find at
+            // several times the cost. This is exactly the box test's `y < min(ay, by) - margin`
+            // (or its `max` twin) taken end by end, since rounding is monotonic: a point's
+            // answer is the same with or without this line.
             if (ay - margin > y && by - margin > y) || (ay + margin < y && by + margin < y) { return true }
             if let xi = Self.crossing(y, ax, ay, bx, by), x < xi { inside.toggle() }
             // near the edge? (a cheap box test first)

@@ -51,6 +51,21 @@ import Testing
         }
     }
 
+    /// Each fence's membership test by the references alone, by fence number: PROJ's geodesic
+    /// for a circle, GEOS's prepared `intersects` for a polygon (no grid, no even-odd rule).
+    static func exactTests(_ set: GeofenceSet) throws -> [(GeoPoint) -> Bool] {
+        let context = try GEOSContext()
+        return try set.fences.map { fence in
+            switch fence.shape {
+            case .circle(let centre, let radius):
+                return { Geodesic.wgs84.distance(from: centre, to: $0) <= radius }
+            case .polygons(let polygons):
+                let prepared = try Geometry(polygons: polygons, context: context).prepared()
+                return { (try? prepared.intersects($0)) ?? false }
+            }
+        }
+    }
+
     /// A point `metres` from `p` on `bearing` (a local plane step, then measured exactly above).
     static func point(from p: GeoPoint, metres: Double, bearing: Double) -> GeoPoint {
         let b = bearing * .pi / 180
@@ -140,16 +155,7 @@ import Testing
         }
         let set = try Self.load(features.joined(separator: "\n"))
         let locator = try set.makeLocator()
-        let context = try GEOSContext()
-        let exact: [(GeoPoint) -> Bool] = try set.fences.map { fence in
-            switch fence.shape {
-            case .circle(let centre, let radius):
-                return { Geodesic.wgs84.distance(from: centre, to: $0) <= radius }
-            case .polygons(let polygons):
-                let prepared = try Geometry(polygons: polygons, context: context).prepared()
-                return { (try? prepared.intersects($0)) ?? false }
-            }
-        }
+        let exact = try Self.exactTests(set)
         var counts: [Int] = []
         for (lat, lng) in [(45.0, 7.0), (45.0001, 7.0002), (45.02, 7.0), (45.0, 7.3), (45.0, 7.0001), (48.0, 7.0)] {
             let p = GeoPoint(latitude: lat, longitude: lng)
@@ -174,16 +180,7 @@ import Testing
         let set = try Self.load(collection)
         let lines = try Self.load(features.joined(separator: "\n"))
         #expect(set.fences == lines.fences, "seed \(seed)")
-        let context = try GEOSContext()
-        let exact: [(GeoPoint) -> Bool] = try set.fences.map { fence in
-            switch fence.shape {
-            case .circle(let centre, let radius):
-                return { Geodesic.wgs84.distance(from: centre, to: $0) <= radius }
-            case .polygons(let polygons):
-                let prepared = try Geometry(polygons: polygons, context: context).prepared()
-                return { (try? prepared.intersects($0)) ?? false }
-            }
-        }
+        let exact = try Self.exactTests(set)
         let locator = try set.makeLocator()
         var mismatches = 0, memberships = 0
         for _ in 0..<600 {
