@@ -13,7 +13,7 @@ enum GeofenceFile {
     /// was first read.
     ///
     /// - Returns: the fences, and their places in ascending order of id (``Geofence/idOrder(_:)``).
-    static func parse(_ bytes: [UInt8], path: String, context: GEOSContext) throws(GeofenceFileError) -> (fences: [Geofence], order: [Int]) {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String, context: GEOSContext) throws(GeofenceFileError) -> (fences: [Geofence], order: [Int]) {
         if let fences = inParts(bytes, path: path) {
             // every feature is valid: a repeated id is the only problem left, and the order of
             // ids puts the fences that share one side by side, in file order
@@ -24,7 +24,8 @@ enum GeofenceFile {
             }
             return (fences, order)
         }
-        let features = try rawFeatures(bytes, path: path)
+        // (reading in order is the rare path: a file of one feature a line, or one refused)
+        let features = try rawFeatures(Array(bytes), path: path)
         var fences: [Geofence] = []
         fences.reserveCapacity(features.count)
         var ids = IDs(capacity: features.count)
@@ -79,39 +80,41 @@ enum GeofenceFile {
     /// loaded in about 1.0 s of wall time against 1.07 s in one part, for 30 % more CPU time
     /// (the two vCPUs share much of one core); the work is independent, so real cores scale.
     static func inParts(_ bytes: [UInt8], path: String) -> [Geofence]? {
-        bytes.withUnsafeBufferPointer { buffer -> [Geofence]? in
-            guard let layout = FenceJSON.collectionLayout(buffer),
-                  case .string("FeatureCollection")? = try? FenceJSON.parse(buffer, range: layout.type, depth: 1),
-                  layout.others.allSatisfy({ (try? FenceJSON.parse(buffer, range: $0, depth: 1)) != nil })
-            else { return nil }
-            let features = layout.features
-            let parts = ForkJoin.parts(for: features.count, least: 1_000)
-            let shared = SharedBytes(buffer.baseAddress!), count = buffer.count
-            let results: [Part] = ForkJoin.map(parts: parts) { part -> Part in
-                let buffer = shared.bytes(start: 0, count: count)
-                guard let context = try? GEOSContext() else { return nil }
-                let share = ForkJoin.share(part, of: parts, count: features.count)
-                var fences: [Geofence] = []
-                fences.reserveCapacity(share.count)
-                for index in share {
-                    // a feature is two levels deep: in the top object's array
-                    // read straight into the check's fields, or, for a feature of another shape, as a tree
-                    guard let raw = FenceJSON.feature(buffer, range: features[index], depth: 2)
-                              ?? (try? FenceJSON.parse(buffer, range: features[index], depth: 2)).map(RawFeature.init),
-                          let fence = try? check(raw, index: index, line: nil, path: path, context: context)
-                    else { return nil }
-                    fences.append(fence)
-                }
-                return fences
-            }
+        bytes.withUnsafeBufferPointer { inParts($0, path: path) }
+    }
+
+    static func inParts(_ buffer: UnsafeBufferPointer<UInt8>, path: String) -> [Geofence]? {
+        guard let layout = FenceJSON.collectionLayout(buffer),
+              case .string("FeatureCollection")? = try? FenceJSON.parse(buffer, range: layout.type, depth: 1),
+              layout.others.allSatisfy({ (try? FenceJSON.parse(buffer, range: $0, depth: 1)) != nil })
+        else { return nil }
+        let features = layout.features
+        let parts = ForkJoin.parts(for: features.count, least: 1_000)
+        let shared = SharedBytes(buffer.baseAddress!), count = buffer.count
+        let results: [Part] = ForkJoin.map(parts: parts) { part -> Part in
+            let buffer = shared.bytes(start: 0, count: count)
+            guard let context = try? GEOSContext() else { return nil }
+            let share = ForkJoin.share(part, of: parts, count: features.count)
             var fences: [Geofence] = []
-            fences.reserveCapacity(features.count)
-            for part in results {
-                guard let part else { return nil }
-                fences += part
+            fences.reserveCapacity(share.count)
+            for index in share {
+                // a feature is two levels deep: in the top object's array
+                // read straight into the check's fields, or, for a feature of another shape, as a tree
+                guard let raw = FenceJSON.feature(buffer, range: features[index], depth: 2)
+                          ?? (try? FenceJSON.parse(buffer, range: features[index], depth: 2)).map(RawFeature.init),
+                      let fence = try? check(raw, index: index, line: nil, path: path, context: context)
+                else { return nil }
+                fences.append(fence)
             }
             return fences
         }
+        var fences: [Geofence] = []
+        fences.reserveCapacity(features.count)
+        for part in results {
+            guard let part else { return nil }
+            fences += part
+        }
+        return fences
     }
 
     static func quoted(_ id: String) -> String {
