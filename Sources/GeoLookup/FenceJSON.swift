@@ -554,11 +554,12 @@ enum FenceJSON {
         /// A number by JSON's grammar; its double (correctly rounded), and its value as an
         /// integer when it is written as one and fits.
         ///
-        /// Its significant digits are gathered as it is checked (the fraction's eight at a time
-        /// when they are), and one exact conversion makes the double (``GeoModel/JSONNumber``'s,
-        /// shared with the record codec); checking first and reading the digits again took
-        /// about 600 instructions for a coordinate of 17 digits, 16 % of loading 20,000 fences
-        /// (callgrind). glibc's strtod took 0.23 s of loading 100,000.
+        /// The usual coordinate is ``decimal()``'s, a word at a time. Any other number's
+        /// significant digits are gathered here as it is checked, and one exact conversion makes
+        /// the double (``GeoModel/JSONNumber``'s, shared with the record codec); checking first
+        /// and reading the digits again took about 600 instructions for a coordinate of 17
+        /// digits, 16 % of loading 20,000 fences (callgrind). glibc's strtod took 0.23 s of
+        /// loading 100,000.
         mutating func number() throws(Failure) -> (value: Double, integer: Int64?) {
             if let value = decimal() { return (value, nil) }
             let start = i
@@ -585,26 +586,6 @@ enum FenceJSON {
                 isInteger = false
                 i += 1
                 guard i < count, isDigit(bytes[i]) else { throw fail("a number needs digits after its '.'") }
-                let raw = UnsafeRawPointer(bytes)
-                while i &+ 8 <= count && mantissa != 0 && significant &+ 8 <= 19,
-                      let eight = JSONNumber.eightDigits(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) {
-                    mantissa = mantissa &* 100_000_000 &+ eight
-                    significant &+= 8
-                    exponent &-= 8
-                    i &+= 8
-                }
-                // the fewer than eight left, in one step too: a coordinate's 14-digit fraction
-                // has 6 after its first eight, which the loop below took 70 instructions for
-                if i &+ 8 <= count && mantissa != 0 {
-                    let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                    let n = JSONNumber.leadingDigits(w)
-                    if n > 0 && n < 8 && significant &+ n <= 19 {
-                        mantissa = mantissa &* JSONNumber.smallPowerOfTen(n) &+ JSONNumber.firstDigits(w, count: n)
-                        significant &+= n
-                        exponent &-= n
-                        i &+= n
-                    }
-                }
                 while i < count && isDigit(bytes[i]) {
                     gather(bytes[i])
                     if significant <= 19 { exponent &-= 1 }

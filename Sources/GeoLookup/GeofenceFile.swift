@@ -79,10 +79,6 @@ enum GeofenceFile {
     /// On this project's 2-vCPU machine the parts gain less than their number: 100,000 fences
     /// loaded in about 1.0 s of wall time against 1.07 s in one part, for 30 % more CPU time
     /// (the two vCPUs share much of one core); the work is independent, so real cores scale.
-    static func inParts(_ bytes: [UInt8], path: String) -> [Geofence]? {
-        bytes.withUnsafeBufferPointer { inParts($0, path: path) }
-    }
-
     static func inParts(_ buffer: UnsafeBufferPointer<UInt8>, path: String) -> [Geofence]? {
         guard let layout = FenceJSON.collectionLayout(buffer),
               case .string("FeatureCollection")? = try? FenceJSON.parse(buffer, range: layout.type, depth: 1),

@@ -99,10 +99,10 @@ public final class GeofenceSet: Sendable {
 
     private struct ReadError: Error { let message: String }
 
-    /// `body` with the bytes of the file at `path`: a regular file's mapped (the parts' readers
-    /// read the page cache's pages where they are, where reading it copied them into memory
-    /// that each page of which is a fault to bring in, about a tenth of loading 20,000
-    /// fences' 9 MB file in a perf timeline), anything else read (a pipe).
+    /// `body` with the bytes of the file at `path`: a regular file's mapped, anything else (a
+    /// pipe) read. Mapped, the parts' readers read the page cache's pages where they are; read,
+    /// they were copied into fresh memory, a page fault for each page (the 9 MB file of 20,000
+    /// fences: `lookup --geofences` on no input took 4 % less time mapped, paired medians).
     ///
     /// A mapped file that another process shortens while it is read ends the process
     /// (`SIGBUS`), as the data files' mappings would (``DataFile``).

@@ -146,19 +146,9 @@ extension JSONNumber {
     }
 
     /// The value of eight ASCII digits read as a little-endian word (the first digit in its
-    /// lowest byte), or nil when any byte is not a digit. Lemire's SWAR conversion (simdjson's
-    /// `parse_eight_digits_unrolled`; D. Lemire, "Quickly parsing eight digits", 2022): three
-    /// multiplications instead of eight steps of a loop.
-    @inlinable @inline(__always)
-    package static func eightDigits(_ w: UInt64) -> UInt64? {
-        let highs: UInt64 = 0xF0F0_F0F0_F0F0_F0F0, threes: UInt64 = 0x3030_3030_3030_3030
-        // every high nibble 3, and no low nibble above 9 (adding 6 would carry into the high one)
-        guard w & highs == threes, (w &+ 0x0606_0606_0606_0606) & highs == threes else { return nil }
-        return digitsValue(w)
-    }
-
-    /// ``eightDigits(_:)``'s conversion alone, for a word whose eight bytes are known to be
-    /// ASCII digits (by ``leadingDigits(_:)``): its check is a third of its instructions.
+    /// lowest byte), which the caller knows are digits (``leadingDigits(_:)`` counted them).
+    /// Lemire's SWAR conversion (simdjson's `parse_eight_digits_unrolled`; D. Lemire, "Quickly
+    /// parsing eight digits", 2022): three multiplications instead of eight steps of a loop.
     @inlinable @inline(__always)
     package static func digitsValue(_ w: UInt64) -> UInt64 {
         var v = w & 0x0F0F_0F0F_0F0F_0F0F

@@ -175,7 +175,7 @@ import Testing
         var rng = SplitMix64(seed: seed)
         let features = Self.crowd(&rng)
         let collection = #"{"type":"FeatureCollection","features":[\#n"# + features.joined(separator: ",\n") + "]}"
-        #expect(GeofenceFile.inParts(Array(collection.utf8), path: "test.geojson")?.count == features.count,
+        #expect(Array(collection.utf8).withUnsafeBufferPointer { GeofenceFile.inParts($0, path: "test.geojson") }?.count == features.count,
                 "the collection is read in parts, not by the fallback (seed \(seed))")
         let set = try Self.load(collection)
         let lines = try Self.load(features.joined(separator: "\n"))
@@ -241,7 +241,7 @@ import Testing
         #expect(load(features) == #"geofence file test.geojson: feature "f10": duplicate id: feature 10 has it too"#)
         // and a file with a problem is not taken from the parts
         let broken = #"{"type":"FeatureCollection","features":["# + features.joined(separator: ",") + "]}"
-        #expect(GeofenceFile.inParts(Array(broken.utf8), path: "test.geojson") == nil)
+        #expect(Array(broken.utf8).withUnsafeBufferPointer { GeofenceFile.inParts($0, path: "test.geojson") } == nil)
         // of several repeated ids, the one whose repeat comes first in the file, with the
         // feature that had it first (a third use of it not reached)
         features = good
