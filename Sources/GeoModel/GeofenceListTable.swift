@@ -26,8 +26,8 @@ public final class GeofenceListTable: Sendable {
     private let texts: PublishedBytes
     /// Each interned list's fence numbers (`UInt32`s; string k).
     private let numbers = PublishedBytes()
-    /// The handles of the interned lists, under the lock (where new ones are made).
-    private let handles: Monitor<[[UInt32]: UInt32]>
+    /// The interned lists by their hash, under the lock (where new ones are made).
+    private let index = Monitor(ListIndex())
 
     /// - Parameter ids: the fences' ids, by fence number (ascending order of id, UTF-8 bytes).
     public init(ids: [String]) {
@@ -45,7 +45,6 @@ public final class GeofenceListTable: Sendable {
         }
         quotedNames = names
         self.texts = texts
-        handles = Monitor([:])
     }
 
     /// Fences named.
@@ -60,10 +59,12 @@ public final class GeofenceListTable: Sendable {
     /// - Complexity: O(1) for none or one; else a hash of the list under the table's lock, and
     ///   the first time a list is seen, its JSON text made.
     public func list(of fences: [Int]) -> GeofenceList {
-        switch fences.count {
-        case 0: return .empty
-        case 1: return .single(fences[0])
-        default: return intern(fences.map { UInt32(truncatingIfNeeded: $0) })
+        fences.withUnsafeBufferPointer { fences in
+            switch fences.count {
+            case 0: return .empty
+            case 1: return .single(fences[0])
+            default: return intern(fences, hash: Self.hash(fences))
+            }
         }
     }
 
@@ -85,33 +86,58 @@ public final class GeofenceListTable: Sendable {
         case 0: return .empty
         case 1: return .single(fences[0])
         default:
-            if let known = cache.handle(of: fences) { return known }
-            let list = intern(fences.map { UInt32(truncatingIfNeeded: $0) })
-            cache.remember(fences, list)
+            let hash = Self.hash(fences)
+            if let known = cache.handle(of: fences, hash: hash) { return known }
+            let list = intern(fences, hash: hash)
+            cache.remember(fences, hash: hash, list)
             return list
         }
     }
 
-    private func intern(_ numbers: [UInt32]) -> GeofenceList {
-        let handle: UInt32 = handles.withLock { handles in
-            if let known = handles[numbers] { return known }
-            let k = handles.count
+    /// A list's hash, for the table's index and the threads' caches.
+    @inline(__always)
+    static func hash(_ fences: UnsafeBufferPointer<Int>) -> UInt64 {
+        var h: UInt64 = 0x243F_6A88_85A3_08D3
+        for n in fences { h = (h ^ UInt64(truncatingIfNeeded: n)) &* 0x9E37_79B9_7F4A_7C15 }
+        return h ^ (h >> 29)
+    }
+
+    /// The handle of a list of two or more, made the first time the list is seen: its numbers
+    /// and JSON text written in place in the published strings, and its hash in the index.
+    ///
+    /// With a dictionary keyed by the list's numbers as an array, interning cost about 2,500
+    /// instructions a new list (the array key made, hashed by `Hasher` and kept; the text made
+    /// whole, then copied): a third of what 20,000 fences cost a line of `make bench`'s stream,
+    /// where a sixth of the fixes in two or more fences are in a list their thread has not met.
+    private func intern(_ fences: UnsafeBufferPointer<Int>, hash: UInt64) -> GeofenceList {
+        let handle: UInt32 = index.withLock { index in
+            if let known = index.find(hash, fences, numbers) { return known }
+            let k = index.count
             precondition(k < GeofenceList.largestSingle, "too many distinct fence lists")
-            // sized first: grown by appending, it was reallocated about twice a list, a third
-            // of interning one (callgrind, 6,000 lists in 200,000 lines with 20,000 fences)
-            var text: [UInt8] = []
-            text.reserveCapacity(numbers.reduce(numbers.count + 1) { $0 + quotedNames[Int($1)].count })
-            text.append(UInt8(ascii: "["))
-            for (i, n) in numbers.enumerated() {
-                if i > 0 { text.append(UInt8(ascii: ",")) }
-                text += quotedNames[Int(n)]
-            }
-            text.append(UInt8(ascii: "]"))
             // both written before the handle exists (the lock is released after)
-            let textIndex = text.withUnsafeBytes { texts.append($0) }
-            let numbersIndex = numbers.withUnsafeBytes { self.numbers.append($0) }
+            let numbersIndex = numbers.append(byteCount: 4 * fences.count) { out in
+                for (i, n) in fences.enumerated() {
+                    out.storeBytes(of: UInt32(truncatingIfNeeded: n), toByteOffset: 4 * i, as: UInt32.self)
+                }
+            }
+            // `[` and `]`, a comma between each two names, and the names
+            let size = fences.reduce(fences.count + 1) { $0 + quotedNames[$1].count }
+            let textIndex = texts.append(byteCount: size) { out in
+                var at = 0
+                func put(_ byte: UInt8) { out[at] = byte; at += 1 }
+                put(UInt8(ascii: "["))
+                for (i, n) in fences.enumerated() {
+                    if i > 0 { put(UInt8(ascii: ",")) }
+                    quotedNames[n].withUnsafeBytes { name in
+                        UnsafeMutableRawBufferPointer(rebasing: out[at..<(at + name.count)]).copyMemory(from: name)
+                        at += name.count
+                    }
+                }
+                put(UInt8(ascii: "]"))
+                precondition(at == size, "a list's text is not the size it was given")
+            }
             precondition(textIndex == 1 + quotedNames.count + k && numbersIndex == k, "lists appended out of order")
-            handles[numbers] = UInt32(k)
+            index.insert(hash, UInt32(k))
             return UInt32(k)
         }
         return GeofenceList(rawValue: GeofenceList.internedBit | handle)
@@ -149,7 +175,52 @@ public final class GeofenceListTable: Sendable {
     }
 
     /// Distinct lists of two or more interned so far.
-    public var internedLists: Int { handles.withLock { $0.count } }
+    public var internedLists: Int { index.withLock { $0.count } }
+}
+
+/// The table's interned lists by hash: open addressing, each slot a list's hash and 1 + its
+/// number (0 an empty slot), confirmed by comparing the list's numbers as the table keeps them.
+/// At most half full.
+private struct ListIndex {
+    private struct Slot {
+        var hash: UInt64 = 0
+        var handle: UInt32 = 0  // 1 + the list's number; 0: empty
+    }
+    private var slots = [Slot](repeating: Slot(), count: 1 << 10)
+    private(set) var count = 0
+
+    /// The number of the list `fences` (whose hash is `hash`), if interned.
+    func find(_ hash: UInt64, _ fences: UnsafeBufferPointer<Int>, _ numbers: PublishedBytes) -> UInt32? {
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: hash) & mask
+        while slots[i].handle != 0 {
+            if slots[i].hash == hash {
+                let k = slots[i].handle - 1
+                let stored = numbers[Int(k)].assumingMemoryBound(to: UInt32.self)
+                if stored.count == fences.count && zip(stored, fences).allSatisfy({ Int($0) == $1 }) { return k }
+            }
+            i = (i + 1) & mask
+        }
+        return nil
+    }
+
+    /// Adds list `k` (not in the index) under its hash.
+    mutating func insert(_ hash: UInt64, _ k: UInt32) {
+        if 2 * (count + 1) > slots.count {
+            let old = slots
+            slots = [Slot](repeating: Slot(), count: 2 * old.count)
+            for slot in old where slot.handle != 0 { place(slot) }
+        }
+        place(Slot(hash: hash, handle: k + 1))
+        count += 1
+    }
+
+    private mutating func place(_ slot: Slot) {
+        let mask = slots.count - 1
+        var i = Int(truncatingIfNeeded: slot.hash) & mask
+        while slots[i].handle != 0 { i = (i + 1) & mask }
+        slots[i] = slot
+    }
 }
 
 /// One thread's memory of the fence lists it has turned into handles
@@ -178,18 +249,10 @@ public struct GeofenceListCache {
 
     public init() {}
 
+    /// The handle of `fences` (whose ``GeofenceListTable/hash(_:)`` is `h`), if remembered.
     @inline(__always)
-    private static func hash(_ fences: UnsafeBufferPointer<Int>) -> UInt64 {
-        var h: UInt64 = 0x243F_6A88_85A3_08D3
-        for n in fences { h = (h ^ UInt64(truncatingIfNeeded: n)) &* 0x9E37_79B9_7F4A_7C15 }
-        return h ^ (h >> 29)
-    }
-
-    /// The handle of `fences`, if remembered.
-    @inline(__always)
-    func handle(of fences: UnsafeBufferPointer<Int>) -> GeofenceList? {
+    func handle(of fences: UnsafeBufferPointer<Int>, hash h: UInt64) -> GeofenceList? {
         guard !table.isEmpty else { return nil }
-        let h = Self.hash(fences)
         return table.withUnsafeBufferPointer { table in
             pool.withUnsafeBufferPointer { pool in
                 let mask = table.count - 1
@@ -211,8 +274,9 @@ public struct GeofenceListCache {
         }
     }
 
-    /// Remembers `fences`' handle (a list of two or more not remembered yet).
-    mutating func remember(_ fences: UnsafeBufferPointer<Int>, _ list: GeofenceList) {
+    /// Remembers `fences`' handle (a list of two or more not remembered yet, whose hash is
+    /// `hash`).
+    mutating func remember(_ fences: UnsafeBufferPointer<Int>, hash: UInt64, _ list: GeofenceList) {
         guard fences.count >= 2, fences.count <= Int(UInt16.max) else { return }
         if pool.count + fences.count > Self.poolLimit || 2 * (used + 1) > Self.mostSlots {
             pool.removeAll(keepingCapacity: true)
@@ -225,7 +289,7 @@ public struct GeofenceListCache {
             table = [Slot](repeating: Slot(), count: 2 * old.count)
             for slot in old where slot.count > 0 { place(slot) }
         }
-        place(Slot(hash: Self.hash(fences), start: UInt32(pool.count), count: UInt16(fences.count), handle: list))
+        place(Slot(hash: hash, start: UInt32(pool.count), count: UInt16(fences.count), handle: list))
         used += 1
         for n in fences { pool.append(UInt32(truncatingIfNeeded: n)) }
     }

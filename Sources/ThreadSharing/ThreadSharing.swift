@@ -158,17 +158,27 @@ package final class PublishedBytes: @unchecked Sendable {
     /// Appends a copy of `bytes`; its index (0, 1, … in the order of appends).
     @discardableResult
     package func append(_ bytes: UnsafeRawBufferPointer) -> Int {
+        append(byteCount: bytes.count) { string in
+            if let base = bytes.baseAddress, bytes.count > 0 { string.baseAddress!.copyMemory(from: base, byteCount: bytes.count) }
+        }
+    }
+
+    /// Appends a string of `byteCount` bytes that `write` writes in place, every one of them
+    /// (it must not keep the buffer); its index (0, 1, … in the order of appends). The caller
+    /// that has the string in parts saves making it whole first, and a copy.
+    @discardableResult
+    package func append(byteCount: Int, _ write: (UnsafeMutableRawBufferPointer) -> Void) -> Int {
         writer.withLock { w in
             let k = w.count
             precondition(k < Self.mostChunks << Self.chunkBits, "PublishedBytes: more than 2^26 strings")
-            let size = (bytes.count + 7) & ~7
+            let size = (byteCount + 7) & ~7
             if size > w.left {
                 let block = UnsafeMutableRawPointer.allocate(byteCount: max(Self.blockSize, size), alignment: 8)
                 w.blocks.append(block)
                 (w.free, w.left) = (block, max(Self.blockSize, size))
             }
             let start = w.free!
-            if let base = bytes.baseAddress, bytes.count > 0 { start.copyMemory(from: base, byteCount: bytes.count) }
+            write(UnsafeMutableRawBufferPointer(start: start, count: byteCount))
             (w.free, w.left) = (start + size, w.left - size)
             let chunk = k >> Self.chunkBits
             if chunks[chunk] == nil {
@@ -176,7 +186,7 @@ package final class PublishedBytes: @unchecked Sendable {
                 places.initialize(repeating: Place(start: nil, count: 0), count: 1 << Self.chunkBits)
                 chunks[chunk] = places
             }
-            chunks[chunk]![k & Self.chunkMask] = Place(start: UnsafeRawPointer(start), count: bytes.count)
+            chunks[chunk]![k & Self.chunkMask] = Place(start: UnsafeRawPointer(start), count: byteCount)
             w.count = k + 1
             return k
         }
