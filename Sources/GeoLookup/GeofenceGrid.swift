@@ -58,24 +58,31 @@ final class GeofenceGrid: @unchecked Sendable {
 
     /// The levels in use, ascending.
     let levels: [Int]
-    /// Open-addressing table of cell keys (0 = empty), each with its marks: up to
-    /// ``Slot/inlineCount`` in the slot itself, more in ``overflow``. One 32-byte slot, so a
-    /// probe that finds its cell touches one cache line and, most often, no other: a slot of
+    /// Open-addressing table of the cells, each by its key's hash (0 = empty) with its marks:
+    /// up to ``Slot/inlineCount`` in the slot itself, more in ``overflow``. One 32-byte slot, so
+    /// a probe that finds its cell touches one cache line and, most often, no other: a slot of
     /// 16 bytes pointing into an array of marks cost a second miss, a tenth of a point's time
     /// (`perf annotate` of the membership benchmark).
+    ///
+    /// The cells are in ascending order of hash from the first slot to the last: a cell's home
+    /// slot grows with its hash (the hash's high part times ``homes``), and each is placed at
+    /// its home or just after the cell before it, never wrapping round. So a search stops at
+    /// the first slot with a greater hash, as at an empty one (an ordered hash table, Amble and
+    /// Knuth 1974), and threads fill the table's parts at once (``init(fences:shapes:boxes:)``).
     private struct Slot {
         static let inlineCount = 5
-        var key: UInt64 = 0
+        var hash: UInt64 = 0
         var count: UInt32 = 0
         /// The marks, or `marks.0` the first of them in ``overflow`` when there are more than
         /// fit.
         var marks: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0, 0, 0, 0, 0)
         /// Where `marks` is in a slot (a homogeneous tuple's elements are laid out as an array's):
-        /// after the key and the count, as `init` checks. A constant, not `offset(of:)`, whose
+        /// after the hash and the count, as `init` checks. A constant, not `offset(of:)`, whose
         /// key path made it a lazily set global, a `swift_once` on every probe.
         static var marksOffset: Int { MemoryLayout<UInt64>.size + MemoryLayout<UInt32>.size }
     }
-    /// The table (``slotCount`` slots) and the marks of cells with more than
+    /// The table (``slotCount`` slots, ``homes`` of them home slots and the rest the cells
+    /// placed past the last home, then an empty one) and the marks of cells with more than
     /// ``Slot/inlineCount``, in memory the grid owns and never changes after `init`: a point's
     /// lookup reads them through these pointers, where reading arrays of the class retained and
     /// released them, two atomic operations a point (a tenth of its time in `perf`).
@@ -85,7 +92,12 @@ final class GeofenceGrid: @unchecked Sendable {
     /// cell is inside the fence (0 for an edge cell, where the point is tested).
     private let overflow: UnsafeMutablePointer<UInt32>
     private let overflowCount: Int
-    private let shift: UInt64
+    private let homes: UInt64
+    /// Cells a home slot, at most: ordered, a search that finds no cell stops as soon as one
+    /// that finds its cell would, so the table needs no more room than that search's length
+    /// asks (at most half full before, when a power of two, so 0.25 to 0.5 and 16 MB for
+    /// 20,000 fences; now 13.5 MB).
+    static let load = 0.5
 
     deinit {
         munmap(slots, slotCount * MemoryLayout<Slot>.stride)
@@ -96,7 +108,8 @@ final class GeofenceGrid: @unchecked Sendable {
     /// `allocate(capacity:)` aligns to 8 bytes only, and glibc's large blocks start 16 bytes into
     /// a page, so every other 32-byte slot straddled two lines and its probe cost two misses),
     /// and zero, which is an empty slot, as the kernel gives them: clearing 16 MB for 20,000
-    /// fences was 17 M instructions (callgrind) on the one thread that fills the table.
+    /// fences was 17 M instructions (callgrind) on the one thread that filled the table then.
+    /// The kernel zeroes a page when it is first written, so on the thread that fills that part.
     private static func emptySlots(_ count: Int) -> UnsafeMutablePointer<Slot> {
         let bytes = count * MemoryLayout<Slot>.stride
         guard let p = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), p != MAP_FAILED else {
@@ -112,37 +125,15 @@ final class GeofenceGrid: @unchecked Sendable {
         return p.bindMemory(to: Slot.self, capacity: count)
     }
 
-    /// Touches every page of a fresh table on all processors, so that the kernel zeroes them in
-    /// parallel before the fill, which is one thread's: in a perf timeline of loading 20,000
-    /// fences, `clear_page` under the fill's page faults was a tenth of the samples (with 2 MB
-    /// pages as with 4 KB); touched first on two processors, `lookup --geofences` on no input
-    /// took 2.5 % less time (paired medians). Writes zeros, which the pages hold already.
-    private static func faultIn(_ table: UnsafeMutablePointer<Slot>, bytes: Int) {
-        let parts = ForkJoin.parts(for: bytes, least: 4 << 20)
-        guard parts > 1 else { return }
-        let base = UInt(bitPattern: table)
-        _ = ForkJoin.map(parts: parts) { part -> Bool in
-            let p = UnsafeMutableRawPointer(bitPattern: base)!
-            var offset = ForkJoin.share(part, of: parts, count: bytes).lowerBound
-            let end = ForkJoin.share(part, of: parts, count: bytes).upperBound
-            while offset < end {
-                p.storeBytes(of: 0, toByteOffset: offset, as: UInt8.self)
-                offset += 4096
-            }
-            return true
-        }
-    }
-
     /// The marks of the cell holding (`latitude`, `longitude`) at level `k` (none when no
     /// fence marks it), valid while the grid lives.
     @inline(__always)
     func marks(level k: Int, latitude: Double, longitude: Double) -> UnsafeBufferPointer<UInt32> {
-        let (key, start) = home(level: k, latitude: latitude, longitude: longitude)
-        let mask = slotCount - 1
-        var i = start
+        let (hash, start) = home(level: k, latitude: latitude, longitude: longitude)
+        var slot = slots + start
         while true {
-            let slot = slots + i
-            if slot.pointee.key == key {
+            let found = slot.pointee.hash
+            if found == hash {
                 let count = Int(slot.pointee.count)
                 if count <= Slot.inlineCount {
                     let inline = UnsafeRawPointer(slot) + Slot.marksOffset
@@ -150,8 +141,10 @@ final class GeofenceGrid: @unchecked Sendable {
                 }
                 return UnsafeBufferPointer(start: overflow + Int(slot.pointee.marks.0), count: count)
             }
-            if slot.pointee.key == 0 { return UnsafeBufferPointer(start: nil, count: 0) }
-            i = (i + 1) & mask
+            // a greater hash, or an empty slot (0, the greatest once less one), ends the search:
+            // the cell would have come before it
+            if found &- 1 >= hash { return UnsafeBufferPointer(start: nil, count: 0) }
+            slot += 1
         }
     }
 
@@ -164,12 +157,18 @@ final class GeofenceGrid: @unchecked Sendable {
         geo_prefetch_for_reading(slots + home(level: k, latitude: latitude, longitude: longitude).slot)
     }
 
-    /// The key of the cell holding (`latitude`, `longitude`) at level `k`, and the slot where
-    /// its search begins.
+    /// The hash of the key of the cell holding (`latitude`, `longitude`) at level `k`, and the
+    /// slot where its search begins.
     @inline(__always)
-    private func home(level k: Int, latitude: Double, longitude: Double) -> (key: UInt64, slot: Int) {
-        let key = Self.key(level: k, x: Self.cellIndex(longitude, k), y: Self.cellIndex(latitude, k))
-        return (key, Int(truncatingIfNeeded: (key &* Self.hash) >> shift))
+    private func home(level k: Int, latitude: Double, longitude: Double) -> (hash: UInt64, slot: Int) {
+        let hash = Self.key(level: k, x: Self.cellIndex(longitude, k), y: Self.cellIndex(latitude, k)) &* Self.hash
+        return (hash, Self.home(hash, homes))
+    }
+
+    /// The home slot of a hash among `homes`: its high part times `homes`, which grows with it.
+    @inline(__always)
+    private static func home(_ hash: UInt64, _ homes: UInt64) -> Int {
+        Int(truncatingIfNeeded: hash.multipliedFullWidth(by: homes).high)
     }
 
     /// `floor(value · 2^k)`: exact for any double (scaling by a power of two only moves the
@@ -199,8 +198,11 @@ final class GeofenceGrid: @unchecked Sendable {
         return min(finest, max(coarsest, k))
     }
 
+    /// A box in degrees.
+    typealias Box = (west: Double, east: Double, south: Double, north: Double)
+
     /// A fence's box in degrees (a circle's generously, see ``circleBox(center:radius:)``).
-    static func box(of fence: Geofence) -> (west: Double, east: Double, south: Double, north: Double) {
+    static func box(of fence: Geofence) -> Box {
         switch fence.shape {
         case .circle(let center, let radius):
             return circleBox(center: center, radius: radius)
@@ -217,7 +219,7 @@ final class GeofenceGrid: @unchecked Sendable {
     /// A circle's box: a degree of latitude is at least 110,574 m, of longitude at least
     /// 111,320 m · cos(latitude) at the box's edge nearest a pole; 1 % more. Longitudes may pass
     /// ±180° (the marking wraps them); a box reaching 89.9° takes every longitude.
-    static func circleBox(center: GeoPoint, radius: Double) -> (west: Double, east: Double, south: Double, north: Double) {
+    static func circleBox(center: GeoPoint, radius: Double) -> Box {
         let dLat = radius / 110_574 * 1.01 + 1e-9
         let south = center.latitude - dLat, north = center.latitude + dLat
         let polar = max(abs(south), abs(north))
@@ -236,10 +238,11 @@ final class GeofenceGrid: @unchecked Sendable {
     /// The marks are gathered per fence (a cell key and a mark each), in parts of the fences on
     /// ``ForkJoin``'s threads, then sorted by the hash of their key and by mark, so each cell's
     /// marks come out together and in ascending fence order.
-    init(fences: [Geofence], shapes: FenceShapes) {
+    /// - Parameter boxes: each fence's ``box(of:)``, by fence number.
+    init(fences: [Geofence], shapes: FenceShapes, boxes: [Box]) {
         precondition(fences.count < 1 << 30, "a mark keeps a fence's number in 30 bits")
+        precondition(boxes.count == fences.count, "a box for each fence")
         precondition(MemoryLayout<Slot>.offset(of: \Slot.marks) == Slot.marksOffset, "a slot's marks are not where they are read")
-        let boxes = fences.map(Self.box(of:))
         let spans = boxes.map { max($0.east - $0.west, $0.north - $0.south) }.sorted()
         let common = spans.isEmpty ? Self.finest : Self.level(span: spans[spans.count / 2], across: Self.medianAcross)
         // each fence's marks, in parts of the fences, each part's already in runs by the top
@@ -257,61 +260,99 @@ final class GeofenceGrid: @unchecked Sendable {
         // the table: the marks sorted by their key's hash, so that each cell's marks are in a
         // row (in fence order) and the cells come in the order of their slots. Then the table
         // is sized for the cells, not the marks (100,000 city fences have 1.8 million marks in
-        // 430,000 cells: a table of 1 million slots, not 2), and filled in one pass from its
-        // start, in about the time that counting and placing the marks by hashing into a table
-        // sized for the marks took.
+        // 430,000 cells), and each run of hashes fills its part of it in one pass, in about the
+        // time that counting and placing the marks by hashing into a table sized for the marks
+        // took on one thread.
         let sorted = Self.sortedByHash(marked.map(\.runs))
-        var cells = 0
-        for run in sorted {
-            for i in run.indices where i == 0 || run[i].hash != run[i - 1].hash { cells += 1 }
+        // each run's cells, and marks beyond a slot's (a cell's marks are never split between
+        // two runs: the runs part the top bits); then each run's last slot were it the first,
+        // from which its first slot once the runs before it are placed
+        let counted = ForkJoin.map(parts: sorted.count) { r in Self.count(sorted[r]) }
+        let cells = counted.reduce(0) { $0 + $1.cells }
+        let homes = UInt64(max(64, (Double(cells) / Self.load).rounded(.up)))
+        let lasts = ForkJoin.map(parts: sorted.count) { r in Self.place(sorted[r], homes: homes, after: -1, into: nil) }
+        var after: [Int] = []  // the slot before each run's first
+        var last = -1, overflowStarts: [Int] = [], overflowCount = 0
+        for r in sorted.indices {
+            after.append(last)
+            overflowStarts.append(overflowCount)
+            // placed after `last`, the run's k-th cell is at max(its own place, last + 1 + k)
+            last = max(lasts[r], last + counted[r].cells)
+            overflowCount += counted[r].overflow
         }
-        var size = 64
-        while size < 2 * cells { size *= 2 }  // at most half full
-        let table = Self.emptySlots(size)
-        Self.faultIn(table, bytes: size * MemoryLayout<Slot>.stride)
-        var overflow: [UInt32] = []
-        let shift = UInt64(64 - size.trailingZeroBitCount)
-        // a cell's marks are never split between two runs: the runs part the top bits
-        for run in sorted {
-            run.withUnsafeBufferPointer { pairs in
-                var i = 0
-                while i < pairs.count {
-                    let h = pairs[i].hash
-                    var j = i + 1
-                    while j < pairs.count && pairs[j].hash == h { j += 1 }
-                    var at = Int(truncatingIfNeeded: h >> shift)
-                    while table[at].key != 0 { at = (at + 1) & (size - 1) }
-                    var slot = Slot(key: h &* Self.unhash, count: UInt32(j - i))
-                    if j - i <= Slot.inlineCount {
-                        withUnsafeMutableBytes(of: &slot.marks) { marks in
-                            for m in i..<j { marks.storeBytes(of: pairs[m].mark, toByteOffset: 4 * (m - i), as: UInt32.self) }
-                        }
-                    } else {
-                        slot.marks.0 = UInt32(overflow.count)
-                        for m in i..<j { overflow.append(pairs[m].mark) }
-                    }
-                    table[at] = slot
-                    i = j
-                }
-            }
+        let slotCount = max(last, Int(homes) - 1) + 2  // and an empty slot after every search's start
+        let table = Self.emptySlots(slotCount)
+        let overflow = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, overflowCount))
+        // the runs' parts of the table (and of the overflow) on their own threads: each part's
+        // pages are first written, so zeroed by the kernel, on its thread. One thread filling
+        // the table was 5 % of the time of `lookup --geofences` with 20,000 fences on no input
+        // and, with the kernel's zeroing, about 10 ms of it with one processor idle.
+        let into = (table: UInt(bitPattern: table), overflow: UInt(bitPattern: overflow))
+        _ = ForkJoin.map(parts: sorted.count) { [after, overflowStarts] r in
+            Self.place(sorted[r], homes: homes, after: after[r],
+                       into: (UnsafeMutablePointer(bitPattern: into.table)!, UnsafeMutablePointer(bitPattern: into.overflow)!, overflowStarts[r]))
         }
-        let kept = UnsafeMutablePointer<UInt32>.allocate(capacity: max(1, overflow.count))
-        kept.initialize(from: overflow, count: overflow.count)
         self.slots = table
-        self.slotCount = size
-        self.overflow = kept
-        self.overflowCount = overflow.count
-        self.shift = shift
+        self.slotCount = slotCount
+        self.overflow = overflow
+        self.overflowCount = overflowCount
+        self.homes = homes
     }
 
-    /// A cell key's hash is `key &* hash` (its top bits are its home slot); odd, so the hash is a
-    /// bijection of 64-bit values, undone by `&* unhash`, its inverse modulo 2^64.
+    /// A run's cells (distinct hashes) and the marks of those with more than a slot holds.
+    private static func count(_ run: [HashedMark]) -> (cells: Int, overflow: Int) {
+        var cells = 0, overflow = 0
+        forEachCell(run) { _, marks in
+            cells += 1
+            if marks.count > Slot.inlineCount { overflow += marks.count }
+        }
+        return (cells, overflow)
+    }
+
+    /// Places a run's cells in ascending order of hash, each at its home slot or the slot after
+    /// the one before it, the first after slot `after`; with `into`, writes them in the table
+    /// (and the marks beyond a slot's in the overflow from `overflowStart` on). Returns the last
+    /// slot used (`after` for an empty run).
+    private static func place(_ run: [HashedMark], homes: UInt64, after: Int,
+                              into: (table: UnsafeMutablePointer<Slot>, overflow: UnsafeMutablePointer<UInt32>, overflowStart: Int)?) -> Int {
+        var at = after
+        var overflowAt = into?.overflowStart ?? 0
+        forEachCell(run) { hash, marks in
+            at = max(home(hash, homes), at + 1)
+            guard let into else { return }
+            var slot = Slot(hash: hash, count: UInt32(marks.count))
+            if marks.count <= Slot.inlineCount {
+                withUnsafeMutableBytes(of: &slot.marks) { out in
+                    for (i, m) in marks.enumerated() { out.storeBytes(of: m.mark, toByteOffset: 4 * i, as: UInt32.self) }
+                }
+            } else {
+                slot.marks.0 = UInt32(overflowAt)
+                for m in marks { into.overflow[overflowAt] = m.mark; overflowAt += 1 }
+            }
+            into.table[at] = slot
+        }
+        return at
+    }
+
+    /// Calls `body` with each cell of a run sorted by hash: its hash and its marks.
+    @inline(__always)
+    private static func forEachCell(_ run: [HashedMark], _ body: (UInt64, UnsafeBufferPointer<HashedMark>) -> Void) {
+        run.withUnsafeBufferPointer { pairs in
+            var i = 0
+            while i < pairs.count {
+                let h = pairs[i].hash
+                var j = i + 1
+                while j < pairs.count && pairs[j].hash == h { j += 1 }
+                body(h, UnsafeBufferPointer(rebasing: pairs[i..<j]))
+                i = j
+            }
+        }
+    }
+
+    /// A cell key's hash is `key &* hash` (its high part gives its home slot); odd, so the hash
+    /// is a bijection of 64-bit values: two cells never share one, and the table keeps the hash
+    /// in place of the key. Never 0 (the empty slot's), as a key is never 0.
     static let hash: UInt64 = 0x9E37_79B9_7F4A_7C15
-    static let unhash: UInt64 = {
-        var x = hash  // Newton's iteration for the inverse: each step doubles the bits that are right
-        for _ in 0..<6 { x = x &* (2 &- hash &* x) }
-        return x
-    }()
 
     /// A cell key's hash with one of its marks.
     struct HashedMark { var hash: UInt64; var mark: UInt32 }
@@ -422,7 +463,7 @@ final class GeofenceGrid: @unchecked Sendable {
     /// The marks of the fences of `ranges`, in their order: each cell's key with its mark (fence
     /// number << 2 | circle << 1 | inside), and the levels used.
     private static func mark(_ fences: [Geofence], _ ranges: [Range<Int>],
-                             boxes: [(west: Double, east: Double, south: Double, north: Double)],
+                             boxes: [Box],
                              shapes: FenceShapes, common: Int) -> (keys: [UInt64], marks: [UInt32], levels: Set<Int>) {
         var keys: [UInt64] = []
         var marked: [UInt32] = []

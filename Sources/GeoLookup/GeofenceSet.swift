@@ -72,8 +72,8 @@ public final class GeofenceSet: Sendable {
         // them it kept one core waiting (about 10 ms of loading 20,000 fences, a perf timeline)
         let built = ForkJoin.map(parts: numbered.count >= 1_000 ? 2 : 1) { part -> Built in
             if part == 1 { return .lists(GeofenceListTable(ids: numbered.map(\.id))) }
-            let shapes = FenceShapes(numbered)
-            return .index(shapes, GeofenceGrid(fences: numbered, shapes: shapes))
+            let (shapes, boxes) = FenceShapes.build(numbered)
+            return .index(shapes, GeofenceGrid(fences: numbered, shapes: shapes, boxes: boxes))
         }
         guard case .index(let shapes, let grid) = built[0] else { preconditionFailure("part 0 builds the index") }
         self.shapes = shapes
@@ -399,47 +399,59 @@ final class FenceShapes: @unchecked Sendable {
         coordinates.deallocate()
     }
 
-    /// Memory the shapes own, initialised from `array` (room for one element at least, so
-    /// that an empty table has a base address to prefetch from).
-    private static func owned<T>(_ array: [T]) -> UnsafeMutableBufferPointer<T> {
-        let p = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, array.count))
-        _ = p.initialize(from: array)
-        return UnsafeMutableBufferPointer(rebasing: p[0..<array.count])
+    private init(circles: UnsafeMutableBufferPointer<Circle>, polygons: UnsafeMutableBufferPointer<Polygon>,
+                 coordinates: UnsafeMutableBufferPointer<Double>) {
+        self.circles = circles
+        self.polygons = polygons
+        self.coordinates = coordinates
     }
 
-    init(_ fences: [Geofence]) {
-        var circles = [Circle](repeating: Circle(), count: fences.count)
-        var polygons = [Polygon](repeating: Polygon(), count: fences.count)
-        var coordinates: [Double] = []
-        // its size first: grown by appending, it was copied 19 times (4 M instructions for
-        // 20,000 fences) and kept up to twice the memory
-        coordinates.reserveCapacity(fences.reduce(0) { total, fence in
+    /// The shapes of `fences`, and each fence's box (``GeofenceGrid/box(of:)``, which the grid
+    /// marks from and which a polygon's entry keeps widened: the grid's own pass for the boxes
+    /// took 4 ms of loading 20,000 fences, on one thread). Written where they are kept: built
+    /// as arrays and then copied, the tables' 4 MB for 20,000 fences were faulted in twice.
+    ///
+    /// One thread's work: ``GeofenceSet``'s list table is made meanwhile on another (made in
+    /// parts beside it, this took as long, 10 ms, in a timeline of `lookup --geofences`).
+    static func build(_ fences: [Geofence]) -> (shapes: FenceShapes, boxes: [GeofenceGrid.Box]) {
+        // room for one element at least, so that an empty table has a base address to prefetch from
+        func table<T>(_ count: Int, _ value: T) -> UnsafeMutableBufferPointer<T> {
+            let p = UnsafeMutableBufferPointer<T>.allocate(capacity: max(1, count))
+            p.initialize(repeating: value)
+            return UnsafeMutableBufferPointer(rebasing: p[0..<count])
+        }
+        let circles = table(fences.count, Circle()), polygons = table(fences.count, Polygon())
+        let coordinates = table(fences.reduce(0) { total, fence in
             guard case .polygons(let rings) = fence.shape else { return total }
             return rings.joined().reduce(total) { $0 + 1 + 2 * $1.count }
-        })
+        }, 0.0)
+        var boxes: [GeofenceGrid.Box] = []
+        boxes.reserveCapacity(fences.count)
+        var at = 0
         for (n, fence) in fences.enumerated() {
+            let box = GeofenceGrid.box(of: fence)
+            boxes.append(box)
             switch fence.shape {
             case .circle(let center, let radius):
                 circles[n] = Circle(centre: LocalDistance.Point(latitude: center.latitude, longitude: center.longitude), radius: radius)
             case .polygons(let rings):
-                let box = GeofenceGrid.box(of: fence)
                 var e = Polygon(west: box.west - GeofenceGrid.margin, east: box.east + GeofenceGrid.margin,
                                 south: box.south - GeofenceGrid.margin, north: box.north + GeofenceGrid.margin)
-                e.start = Int32(coordinates.count)
+                e.start = Int32(at)
                 for ring in rings.joined() {
-                    coordinates.append(Double(2 * ring.count))
+                    coordinates[at] = Double(2 * ring.count)
+                    at += 1
                     for p in ring {
-                        coordinates.append(p.longitude)
-                        coordinates.append(p.latitude)
+                        coordinates[at] = p.longitude
+                        coordinates[at + 1] = p.latitude
+                        at += 2
                     }
                     e.rings += 1
                 }
                 polygons[n] = e
             }
         }
-        self.circles = Self.owned(circles)
-        self.polygons = Self.owned(polygons)
-        self.coordinates = Self.owned(coordinates)
+        return (FenceShapes(circles: circles, polygons: polygons, coordinates: coordinates), boxes)
     }
 
     var bytes: Int {
