@@ -450,11 +450,11 @@ enum FenceJSON {
             repeat {
                 let key = try name()
                 if Self.named(key, "type") {
-                    raw.type = try anyValue().string
+                    raw.type = try typeName()
                 } else if Self.named(key, "id") {
                     raw.id = GeofenceFile.RawFeature.identifier(try anyValue())
                 } else if Self.named(key, "properties") {
-                    raw.readProperties(try anyValue())
+                    try properties(into: &raw)
                 } else if Self.named(key, "geometry") {
                     try geometry(into: &raw)
                 } else {
@@ -462,6 +462,57 @@ enum FenceJSON {
                 }
             } while try another()
             return raw
+        }
+
+        /// A `"type"` value: one of the names the reader looks for, as that name (without making
+        /// a string of the bytes and checking them as UTF-8: 300 instructions, twice a feature),
+        /// or any other value's string, `nil` for a value that is not a string.
+        mutating func typeName() throws(Unusual) -> String? {
+            if i < count && bytes[i] == UInt8(ascii: "\"") {
+                func quoted(_ name: StaticString) -> Bool {
+                    let n = name.utf8CodeUnitCount
+                    return i + n + 1 < count && bytes[i + n + 1] == UInt8(ascii: "\"") && memcmp(bytes + i + 1, name.utf8Start, n) == 0
+                }
+                let known: String? = quoted("Feature") ? "Feature" : quoted("Polygon") ? "Polygon"
+                    : quoted("Point") ? "Point" : quoted("MultiPolygon") ? "MultiPolygon" : nil
+                if let known {
+                    i += known.utf8.count + 2
+                    return known
+                }
+            }
+            return try anyValue().string
+        }
+
+        /// A feature's `"properties"` value into `raw` (its id and radius), replacing an earlier
+        /// one's, as ``GeofenceFile/RawFeature/readProperties(_:)`` takes them from the tree:
+        /// read as a tree, the object and its member names were made and freed, 800
+        /// instructions a circle.
+        mutating func properties(into raw: inout GeofenceFile.RawFeature) throws(Unusual) {
+            raw.propertiesID = .missing
+            raw.radius = nil
+            raw.radiusPresent = false
+            guard i < count && bytes[i] == UInt8(ascii: "{") else {
+                _ = try anyValue()  // not an object: neither
+                return
+            }
+            do { try enter() } catch { throw Unusual() }
+            defer { depth -= 1 }
+            i += 1
+            skipSpace()
+            if i < count && bytes[i] == UInt8(ascii: "}") { i += 1; return }
+            repeat {
+                let key = try name()
+                if Self.named(key, "id") {
+                    raw.propertiesID = GeofenceFile.RawFeature.identifier(try anyValue())
+                } else if Self.named(key, "radius_m") {
+                    // the last one counts, null as none
+                    let r = try anyValue()
+                    raw.radiusPresent = !r.isNull
+                    raw.radius = if case .number(let v, _) = r { v } else { nil }
+                } else {
+                    _ = try anyValue()
+                }
+            } while try another()
         }
 
         /// A feature's `"geometry"` value into `raw`, replacing an earlier one's.
@@ -486,7 +537,7 @@ enum FenceJSON {
                 if Self.named(key, "type") {
                     guard !typed else { throw Unusual() }
                     typed = true
-                    raw.geometryType = try anyValue().string
+                    raw.geometryType = try typeName()
                 } else if Self.named(key, "coordinates") {
                     guard typed, !placed else { throw Unusual() }
                     placed = true

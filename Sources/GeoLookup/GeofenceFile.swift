@@ -339,21 +339,22 @@ enum GeofenceFile {
                 guard !rings.isEmpty else { throw refuse("polygon \(p) has no rings") }
                 var polygon: [[GeoPoint]] = []
                 for (r, ring) in rings.enumerated() {
-                    let whereRing = coordinates.count > 1 ? "polygon \(p), ring \(r)" : "ring \(r)"
+                    // named only for a message: made for every ring, it was a string interpolated for nothing
+                    func whereRing() -> String { coordinates.count > 1 ? "polygon \(p), ring \(r)" : "ring \(r)" }
                     guard ring.count >= 4 else {
-                        throw refuse("\(whereRing) has \(ring.count) positions; a ring needs at least 4 (3 corners and the first again)")
+                        throw refuse("\(whereRing()) has \(ring.count) positions; a ring needs at least 4 (3 corners and the first again)")
                     }
                     var points: [GeoPoint] = []
                     points.reserveCapacity(ring.count)
                     for i in 0..<ring.count {
                         if let misfit = ring.misfit, misfit.index == i {
-                            throw refuse("\(whereRing), position \(i): \(GeofenceFile.misfit(misfit.width))")
+                            throw refuse("\(whereRing()), position \(i): \(GeofenceFile.misfit(misfit.width))")
                         }
                         points.append(try Self.position(longitude: ring.pairs[2 * i], latitude: ring.pairs[2 * i + 1],
-                                                        where: "\(whereRing), position \(i)", refuse))
+                                                        where: "\(whereRing()), position \(i)", refuse))
                     }
                     guard points.first == points.last else {
-                        throw refuse("\(whereRing) is not closed: its last position differs from its first")
+                        throw refuse("\(whereRing()) is not closed: its last position differs from its first")
                     }
                     polygon.append(points)
                 }
