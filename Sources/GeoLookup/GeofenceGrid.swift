@@ -469,13 +469,14 @@ final class GeofenceGrid: @unchecked Sendable {
         var marked: [UInt32] = []
         var levels = Set<Int>()
         var seen = Set<UInt64>()
+        var scratch = PolygonScratch()
         for n in ranges.joined() {
             let number = UInt32(n)
             let box = boxes[n]
             let k = min(common, Self.level(span: max(box.east - box.west, box.north - box.south), across: Self.mostAcross))
             switch fences[n].shape {
             case .polygons(let polygons):
-                Self.markPolygon(polygons, shapes.polygons[n], shapes, box: box, level: k) { key, inside in
+                Self.markPolygon(polygons, shapes.polygons[n], shapes, box: box, level: k, &scratch) { key, inside in
                     keys.append(key)
                     marked.append(number << 2 | (inside ? 1 : 0))
                 }
@@ -495,18 +496,28 @@ final class GeofenceGrid: @unchecked Sendable {
     /// Bytes the index holds.
     var bytes: Int { slotCount * MemoryLayout<Slot>.stride + overflowCount * 4 + levels.count * 8 }
 
+    /// What marking a polygon writes as it goes, kept from one polygon to the next: made for
+    /// each, the two arrays were allocated and freed 20,000 times for 10,000 polygons.
+    struct PolygonScratch {
+        /// Whether each cell of the polygon's box is an edge cell, row after row.
+        var edge: [Bool] = []
+        /// A row's crossings (``FenceShapes/crossings(_:y:into:)``).
+        var crossings: [Double] = []
+    }
+
     /// Marks a polygon fence's cells at level `k`. Edge cells: every cell within `margin`
     /// of an edge, found row by row along each edge. Inside cells: the rest whose centre is
     /// inside by the even-odd rule over all rings (a valid multipolygon's rings never cross).
-    private static func markPolygon(_ polygons: [[[GeoPoint]]], _ entry: FenceShapes.Polygon, _ shapes: FenceShapes, box: (west: Double, east: Double, south: Double, north: Double),
-                                    level k: Int, _ mark: (UInt64, Bool) -> Void) {
+    private static func markPolygon(_ polygons: [[[GeoPoint]]], _ entry: FenceShapes.Polygon, _ shapes: FenceShapes, box: Box,
+                                    level k: Int, _ scratch: inout PolygonScratch, _ mark: (UInt64, Bool) -> Void) {
         let (minX, maxX, minY, maxY) = box
         let scale = Double(sign: .plus, exponent: k, significand: 1)
         let size = 1 / scale
         let x0 = cellIndex(minX - margin, k), x1 = cellIndex(maxX + margin, k)
         let y0 = cellIndex(minY - margin, k), y1 = cellIndex(maxY + margin, k)
         let columns = Int(x1 - x0 + 1), rows = Int(y1 - y0 + 1)
-        var edge = [Bool](repeating: false, count: columns * rows)
+        scratch.edge.removeAll(keepingCapacity: true)
+        scratch.edge.append(contentsOf: repeatElement(false, count: columns * rows))
         // slack for the rounding of the interpolation below, far under the margin
         let pad = 2 * margin
         for rings in polygons { for ring in rings {
@@ -529,7 +540,7 @@ final class GeofenceGrid: @unchecked Sendable {
                     let first = max(x0, cellIndex(xa - pad, k)), last = min(x1, cellIndex(xb + pad, k))
                     guard r >= 0 && r < rows && first <= last else { continue }
                     for column in first...last {
-                        edge[r * columns + Int(column - x0)] = true
+                        scratch.edge[r * columns + Int(column - x0)] = true
                     }
                 }
             }
@@ -537,13 +548,13 @@ final class GeofenceGrid: @unchecked Sendable {
         // the rest by the locator's own even-odd rule at their centres (an unmarked cell's centre
         // is far from every edge), a row at a time from the row's crossings: a ring walk for
         // each cell was a fifth of loading 20,000 fences' marking
-        var crossings: [Double] = []
         for r in 0..<rows {
             let y = Double(y0 + Int64(r)) * size + size / 2
-            shapes.crossings(entry, y: y, into: &crossings)
+            shapes.crossings(entry, y: y, into: &scratch.crossings)
+            let crossings = scratch.crossings
             var passed = 0  // crossings at or left of the centre: the cell is inside when the rest are odd
             for c in 0..<columns {
-                let isEdge = edge[r * columns + c]
+                let isEdge = scratch.edge[r * columns + c]
                 if !isEdge {
                     let x = Double(x0 + Int64(c)) * size + size / 2
                     while passed < crossings.count && crossings[passed] <= x { passed += 1 }
