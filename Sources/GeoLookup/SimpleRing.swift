@@ -34,27 +34,45 @@ enum SimpleRing {
                 let a = p[i == 0 ? n - 1 : i - 1], b = p[i], c = p[i + 1]
                 if orientation(a, b, c) == 0 { return false }
             }
-            // edges that do not follow each other are apart
-            for i in 0..<n {
-                let a = p[i], b = p[i + 1]
-                let minX = min(a.longitude, b.longitude), maxX = max(a.longitude, b.longitude)
-                let minY = min(a.latitude, b.latitude), maxY = max(a.latitude, b.latitude)
-                var j = i + 2
-                while j < n {
-                    if i == 0 && j == n - 1 { break }  // the last edge follows the first
-                    let c = p[j], d = p[j + 1]
-                    j += 1
-                    if max(c.longitude, d.longitude) < minX || min(c.longitude, d.longitude) > maxX
-                        || max(c.latitude, d.latitude) < minY || min(c.latitude, d.latitude) > maxY { continue }
-                    let o1 = orientation(a, b, c), o2 = orientation(a, b, d)
-                    if o1 != 0 && o1 == o2 { continue }
-                    let o3 = orientation(c, d, a), o4 = orientation(c, d, b)
-                    if o3 != 0 && o3 == o4 { continue }
-                    return false
+            // edges that do not follow each other are apart: only pairs whose spans of longitude
+            // meet can touch, found by a sweep of the edges in order of their west end (every
+            // pair in turn was 4,000 instructions a ring of 19 edges, a twentieth of reading
+            // 20,000 fences)
+            return withUnsafeTemporaryAllocation(of: (west: Double, east: Double, edge: Int).self, capacity: n) { spans in
+                for i in 0..<n {
+                    let a = p[i].longitude, b = p[i + 1].longitude
+                    var k = i  // by insertion: 64 edges at most
+                    while k > 0 && spans[k - 1].west > min(a, b) {
+                        spans[k] = spans[k - 1]
+                        k -= 1
+                    }
+                    spans[k] = (min(a, b), max(a, b), i)
                 }
+                for s in 0..<n {
+                    var t = s + 1
+                    while t < n && spans[t].west <= spans[s].east {
+                        let i = min(spans[s].edge, spans[t].edge), j = max(spans[s].edge, spans[t].edge)
+                        t += 1
+                        if j - i < 2 || (i == 0 && j == n - 1) { continue }  // they follow each other
+                        if !apart(p[i], p[i + 1], p[j], p[j + 1]) { return false }
+                    }
+                }
+                return true
             }
+        }
+    }
+
+    /// Whether edges a → b and c → d, whose spans of longitude meet, surely have no point in
+    /// common.
+    @inline(__always)
+    private static func apart(_ a: GeoPoint, _ b: GeoPoint, _ c: GeoPoint, _ d: GeoPoint) -> Bool {
+        if max(c.latitude, d.latitude) < min(a.latitude, b.latitude) || min(c.latitude, d.latitude) > max(a.latitude, b.latitude) {
             return true
         }
+        let o1 = orientation(a, b, c), o2 = orientation(a, b, d)
+        if o1 != 0 && o1 == o2 { return true }
+        let o3 = orientation(c, d, a), o4 = orientation(c, d, b)
+        return o3 != 0 && o3 == o4
     }
 
     /// The sign of the turn a → b → c in the plane of longitude (x) and latitude (y): 1 to the
