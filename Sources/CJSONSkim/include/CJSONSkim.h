@@ -6,6 +6,33 @@
 #include <emmintrin.h>
 #endif
 
+/// The index just past the string whose first byte (after its opening quote) is `bytes[i]`: past
+/// the next quote that no backslash escapes; -1 when `bytes[end]` comes first. Sixteen bytes
+/// at a time where no backslash comes before the quote (the member names and ids of a fence
+/// file have none): byte by byte, the strings were a third of finding a fence file's features.
+static inline ptrdiff_t geo_json_string_end(const unsigned char *bytes, ptrdiff_t i, ptrdiff_t end) {
+#if defined(__SSE2__)
+    while (i + 16 <= end) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(bytes + i));
+        unsigned quotes = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+        unsigned escapes = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+        if (escapes == 0 || (quotes != 0 && __builtin_ctz(quotes) < __builtin_ctz(escapes))) {
+            if (quotes != 0) return i + __builtin_ctz(quotes) + 1;
+            i += 16;
+            continue;
+        }
+        // a backslash first: past it and the byte it escapes, then on
+        i += __builtin_ctz(escapes) + 2;
+    }
+#endif
+    for (;;) {
+        if (i >= end) return -1;
+        unsigned char c = bytes[i];
+        i += c == '\\' ? 2 : 1;
+        if (c == '"') return i;
+    }
+}
+
 /// The index just past the JSON object or array that starts at `bytes[start]` (a `{` or `[`),
 /// found by matching brackets outside strings (a string runs from a quote to the next quote
 /// that no backslash escapes); -1 when `bytes[end]` comes first. Nothing else is checked:
@@ -52,12 +79,8 @@ static inline ptrdiff_t geo_json_nested_end(const unsigned char *bytes, ptrdiff_
         unsigned char b = bytes[i];
         i += 1;
         if (b == '"') {
-            for (;;) {
-                if (i >= end) return -1;
-                unsigned char c = bytes[i];
-                i += c == '\\' ? 2 : 1;
-                if (c == '"') break;
-            }
+            i = geo_json_string_end(bytes, i, end);
+            if (i < 0) return -1;
         } else if (b == '{' || b == '[') {
             depth += 1;
         } else {
