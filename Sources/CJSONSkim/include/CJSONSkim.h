@@ -9,7 +9,8 @@
 /// The index just past the string whose first byte (after its opening quote) is `bytes[i]`: past
 /// the next quote that no backslash escapes; -1 when `bytes[end]` comes first. Sixteen bytes
 /// at a time where no backslash comes before the quote (the member names and ids of a fence
-/// file have none): byte by byte, the strings were a third of finding a fence file's features.
+/// file have none): byte by byte, they took 12 M more of the 53 M instructions that finding
+/// 20,000 fences' features took (callgrind).
 static inline ptrdiff_t geo_json_string_end(const unsigned char *bytes, ptrdiff_t i, ptrdiff_t end) {
 #if defined(__SSE2__)
     while (i + 16 <= end) {
