@@ -166,16 +166,18 @@ public final class GeofenceLocator {
     private let context: GEOSContext
     private var prepared: [Int: PreparedGeometry] = [:]
 
-    /// What a query changes, in memory the locator owns: the fences found. Reached through a
-    /// pointer, not as a class's stored `var`s: passing those `inout` cost a dynamic exclusivity
-    /// check (`swift_beginAccess`/`swift_endAccess`) each, and with the retains and releases of
-    /// ``levels`` and the list table they were about a tenth of a point's time (`perf annotate`
-    /// of the membership benchmark).
+    /// What a query changes, in memory the locator owns: the fences found, and the lists this
+    /// thread has turned into handles (``GeofenceListCache``). Reached through a pointer, not as
+    /// a class's stored `var`s: passing those `inout` cost a dynamic exclusivity check
+    /// (`swift_beginAccess`/`swift_endAccess`) each, and with the retains and releases of
+    /// ``levels`` and the list table they were about a tenth of a point's time (`perf annotate` of the
+    /// membership benchmark).
     private struct Scratch {
         /// The fences found, `foundCount` of them, in room for `foundRoom` (grown by doubling).
         var found = UnsafeMutablePointer<Int>.allocate(capacity: 16)
         var foundCount = 0
         var foundRoom = 16
+        var listCache = GeofenceListCache()
 
         @inline(__always)
         mutating func append(_ n: Int) {
@@ -296,7 +298,7 @@ public final class GeofenceLocator {
     ///   of the list in the table.
     public func list(containing point: GeoPoint) -> GeofenceList {
         collect(point)
-        return lists.list(of: scratch.pointee.fences)
+        return lists.list(of: scratch.pointee.fences, cache: &scratch.pointee.listCache)
     }
 
     /// The ids of the fences holding `point`, in ascending order.

@@ -5,9 +5,9 @@ import ThreadSharing
 /// a `geo` object, the fences of a transition into their ids, and a handle back into fence
 /// numbers for the engine's comparison of a session's lists.
 ///
-/// One per fence set, shared by every thread: the names are fixed when it is made; a list of
-/// two or more is found, or added, in an index under a lock (a fix in none or one costs no
-/// lock, see ``GeofenceList``). Lists are never removed: their number is bounded by the
+/// One per fence set, shared by every thread: the names are fixed when it is made; interned
+/// lists are added under a lock, and only for fixes in two or more fences (a fix in none or one
+/// costs no lock, see ``GeofenceList``). Lists are never removed: their number is bounded by the
 /// distinct ways the fences overlap (the faces of their arrangement), not by the stream, and a
 /// handle kept in any session's history stays readable.
 ///
@@ -16,8 +16,8 @@ import ThreadSharing
 /// exists (its comment says why a reader sees them).
 ///
 /// Memory: each fence's name twice (quoted, and as a one-element array), plus each interned
-/// list's numbers (4 bytes a fence), its JSON text and 16 to 32 bytes of index, and 128 KB of
-/// directory for each of the two (`PublishedBytes`).
+/// list's numbers (4 bytes a fence) and its JSON text, and 128 KB of directory for each of the
+/// two (`PublishedBytes`).
 public final class GeofenceListTable: Sendable {
     /// Each fence's id as a JSON string (with its quotes), by fence number.
     private let quotedNames: [[UInt8]]
@@ -56,30 +56,45 @@ public final class GeofenceListTable: Sendable {
     /// The handle of a list of fence numbers.
     ///
     /// - Parameter fences: fence numbers in ascending order, none twice.
-    /// - Complexity: O(1) for none or one; else a hash of the list and a probe of the table's
-    ///   index under its lock, and the first time a list is seen, its JSON text made.
+    /// - Complexity: O(1) for none or one; else a hash of the list under the table's lock, and
+    ///   the first time a list is seen, its JSON text made.
     public func list(of fences: [Int]) -> GeofenceList {
-        fences.withUnsafeBufferPointer { list(of: $0) }
-    }
-
-    /// ``list(of:)`` of numbers in memory the caller owns (a locator's scratch: an array there
-    /// cost its uniqueness checks and reference counts on every query).
-    ///
-    /// No cache of its own per thread in front of the lock: with one (an open-addressing table
-    /// of the lists a thread had met, up to 6 MB), `enrich` with 20,000 fences ran the same
-    /// (paired medians 0.994 and 1.002 of the lines, 15 runs each way) once interning was
-    /// cheap; the lock is held for a probe, two threads take it about 26,000 times a million
-    /// lines.
-    @inline(__always)
-    package func list(of fences: UnsafeBufferPointer<Int>) -> GeofenceList {
-        switch fences.count {
-        case 0: return .empty
-        case 1: return .single(fences[0])
-        default: return intern(fences, hash: Self.hash(fences))
+        fences.withUnsafeBufferPointer { fences in
+            switch fences.count {
+            case 0: return .empty
+            case 1: return .single(fences[0])
+            default: return intern(fences, hash: Self.hash(fences))
+            }
         }
     }
 
-    /// A list's hash, for the table's index.
+    /// The handle of a list of fence numbers, through a thread's `cache` of the lists it has
+    /// met: a list in the cache costs its hash and a comparison, no lock.
+    ///
+    /// - Parameters:
+    ///   - fences: fence numbers in ascending order, none twice.
+    ///   - cache: the calling thread's cache (one per thread; it must be used with one table).
+    public func list(of fences: [Int], cache: inout GeofenceListCache) -> GeofenceList {
+        fences.withUnsafeBufferPointer { list(of: $0, cache: &cache) }
+    }
+
+    /// ``list(of:cache:)`` of numbers in memory the caller owns (a locator's scratch: an array
+    /// there cost its uniqueness checks and reference counts on every query).
+    @inline(__always)
+    package func list(of fences: UnsafeBufferPointer<Int>, cache: inout GeofenceListCache) -> GeofenceList {
+        switch fences.count {
+        case 0: return .empty
+        case 1: return .single(fences[0])
+        default:
+            let hash = Self.hash(fences)
+            if let known = cache.handle(of: fences, hash: hash) { return known }
+            let list = intern(fences, hash: hash)
+            cache.remember(fences, hash: hash, list)
+            return list
+        }
+    }
+
+    /// A list's hash, for the table's index and the threads' caches.
     @inline(__always)
     static func hash(_ fences: UnsafeBufferPointer<Int>) -> UInt64 {
         var h: UInt64 = 0x243F_6A88_85A3_08D3
@@ -205,5 +220,84 @@ private struct ListIndex {
         var i = Int(truncatingIfNeeded: slot.hash) & mask
         while slots[i].handle != 0 { i = (i + 1) & mask }
         slots[i] = slot
+    }
+}
+
+/// One thread's memory of the fence lists it has turned into handles
+/// (``GeofenceListTable/list(of:cache:)``): an open-addressing table of the lists, each found by
+/// a hash of its numbers and confirmed by comparing them, so that a list met again costs no lock.
+///
+/// It grows (at half full) to ``mostSlots``: the 200,000 fixes of `make bench`'s stream in
+/// 20,000 city fences are in 17,224 distinct lists of two or more, and a direct-mapped table of
+/// 4,096 lists sent most of them back to the table's lock and dictionary.
+///
+/// Memory: 24 bytes a slot and 4 a remembered fence number; everything is forgotten when the
+/// slots would pass ``mostSlots`` (6 MB) or the numbers ``poolLimit`` (4 MB).
+public struct GeofenceListCache {
+    private struct Slot {
+        var hash: UInt64 = 0
+        var start: UInt32 = 0
+        var count: UInt16 = 0  // 0: an empty slot (a cached list has two or more fences)
+        var handle = GeofenceList.empty
+    }
+
+    static let firstSlots = 1 << 10, mostSlots = 1 << 18
+    static let poolLimit = 1 << 20
+    private var table: [Slot] = []  // allocated at the first list remembered
+    private var used = 0
+    private var pool: [UInt32] = []
+
+    public init() {}
+
+    /// The handle of `fences` (whose ``GeofenceListTable/hash(_:)`` is `h`), if remembered.
+    @inline(__always)
+    func handle(of fences: UnsafeBufferPointer<Int>, hash h: UInt64) -> GeofenceList? {
+        guard !table.isEmpty else { return nil }
+        return table.withUnsafeBufferPointer { table in
+            pool.withUnsafeBufferPointer { pool in
+                let mask = table.count - 1
+                var i = Int(truncatingIfNeeded: h) & mask
+                while true {
+                    let slot = table[i]
+                    if slot.count == 0 { return nil }
+                    if slot.hash == h && Int(slot.count) == fences.count {
+                        var same = true
+                        for (k, n) in fences.enumerated() where pool[Int(slot.start) + k] != UInt32(truncatingIfNeeded: n) {
+                            same = false
+                            break
+                        }
+                        if same { return slot.handle }
+                    }
+                    i = (i + 1) & mask
+                }
+            }
+        }
+    }
+
+    /// Remembers `fences`' handle (a list of two or more not remembered yet, whose hash is
+    /// `hash`).
+    mutating func remember(_ fences: UnsafeBufferPointer<Int>, hash: UInt64, _ list: GeofenceList) {
+        guard fences.count >= 2, fences.count <= Int(UInt16.max) else { return }
+        if pool.count + fences.count > Self.poolLimit || 2 * (used + 1) > Self.mostSlots {
+            pool.removeAll(keepingCapacity: true)
+            table = [Slot](repeating: Slot(), count: Self.firstSlots)
+            used = 0
+        }
+        if table.isEmpty { table = [Slot](repeating: Slot(), count: Self.firstSlots) }
+        if 2 * (used + 1) > table.count {
+            let old = table
+            table = [Slot](repeating: Slot(), count: 2 * old.count)
+            for slot in old where slot.count > 0 { place(slot) }
+        }
+        place(Slot(hash: hash, start: UInt32(pool.count), count: UInt16(fences.count), handle: list))
+        used += 1
+        for n in fences { pool.append(UInt32(truncatingIfNeeded: n)) }
+    }
+
+    private mutating func place(_ slot: Slot) {
+        let mask = table.count - 1
+        var i = Int(truncatingIfNeeded: slot.hash) & mask
+        while table[i].count != 0 { i = (i + 1) & mask }
+        table[i] = slot
     }
 }
