@@ -574,7 +574,7 @@ final class GeofenceGrid: @unchecked Sendable {
     ///
     /// A cell's half diagonal in metres depends only on its row (the local plane's distances
     /// do not change along a parallel), so it is computed once a row.
-    private static func markCircle(center: GeoPoint, radius: Double, box: (west: Double, east: Double, south: Double, north: Double),
+    private static func markCircle(center: GeoPoint, radius: Double, box: Box,
                                    level k: Int, _ mark: (UInt64, Bool, Bool) -> Void) {
         var (west, east) = (box.west, box.east)
         let (south, north) = (box.south, box.north)
