@@ -47,8 +47,12 @@ let package = Package(
         // the end of a JSON object or array found sixteen bytes at a time (SSE2), for the fence
         // files' reader in GeoLookup: Swift's SIMD types did not compile to vector compares
         .target(name: "CJSONSkim"),
-        // Pure-Swift H3 v4, bit-exact with H3 4.5.0. Depends only on GeoMath.
-        .target(name: "H3Core", dependencies: ["GeoMath"]),
+        // sin and cos of one angle from one call of the C library, bit for bit its sin and cos
+        // (glibc's sincos), for H3Core's cell geometry: Swift's Glibc module does not export it
+        .target(name: "CSinCos"),
+        // Pure-Swift H3 v4, bit-exact with H3 4.5.0. Depends only on GeoMath (and CSinCos's one
+        // inline C call into the C library's maths, which H3Core uses throughout).
+        .target(name: "H3Core", dependencies: ["GeoMath", "CSinCos"]),
         // The values every layer shares: the `geo` object (Enrichment), a number as JSON wrote it,
         // a timestamp, country and postal codes, time-zone ids. Pure Swift over H3Core.
         .target(name: "GeoModel", dependencies: ["H3Core", "ThreadSharing"]),

@@ -58,7 +58,8 @@ struct FaceIJK: Equatable, Sendable {
         r = tan(r)
         r *= H3Constants.inv_res0_u_gnomonic
         for _ in 0..<res { r *= H3Constants.m_sqrt7 }
-        return (face, Vec2(x: r * cos(theta), y: r * sin(theta)))
+        let (sinTheta, cosTheta) = sinCos(theta)
+        return (face, Vec2(x: r * cosTheta, y: r * sinTheta))
     }
 
     // MARK: face grid → sphere
@@ -79,9 +80,11 @@ struct FaceIJK: Equatable, Sendable {
         if !substrate && isClassIII(res) { theta = positiveAngle(theta + H3Constants.m_ap7_rot_rads) }
         theta = positiveAngle(IcosahedronFaces.iAxisAzimuth[face] - theta)
 
-        let dir = Vec3.linearCombination(cos(theta), IcosahedronFaces.northDirections[face],
-                                         sin(theta), IcosahedronFaces.eastDirections[face])
-        var out = Vec3.linearCombination(cos(r), IcosahedronFaces.centers[face], sin(r), dir)
+        let (sinTheta, cosTheta) = sinCos(theta)
+        let (sinR, cosR) = sinCos(r)
+        let dir = Vec3.linearCombination(cosTheta, IcosahedronFaces.northDirections[face],
+                                         sinTheta, IcosahedronFaces.eastDirections[face])
+        var out = Vec3.linearCombination(cosR, IcosahedronFaces.centers[face], sinR, dir)
         out.normalize()
         return out
     }

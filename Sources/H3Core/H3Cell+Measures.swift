@@ -64,7 +64,8 @@ extension H3Cell {
 enum SphericalArea {
     /// A vertex with the sine and cosine of its shifted latitude (lat/2 + π/4), which H3's
     /// `cagnoli` computes for both ends of every arc: once a vertex here, the same values
-    /// (the same function of the same argument), 12 of the 90 libm calls of a hexagon's area.
+    /// (the same function of the same argument), 12 of the 90 libm calls of a hexagon's area as
+    /// H3 makes them. With each sine taken with its cosine (``sinCos(_:)``), 54 calls remain.
     struct Vertex {
         let longitude: Double
         let sinLatitude: Double
@@ -73,8 +74,7 @@ enum SphericalArea {
         @inline(__always) init(latitude: Double, longitude: Double) {
             let shifted = latitude / 2.0 + H3Constants.m_pi / 4.0
             self.longitude = longitude
-            sinLatitude = sin(shifted)
-            cosLatitude = cos(shifted)
+            (sinLatitude, cosLatitude) = sinCos(shifted)
         }
     }
 
@@ -107,7 +107,8 @@ enum SphericalArea {
         let sa = x.sinLatitude * y.sinLatitude
         let ca = x.cosLatitude * y.cosLatitude
         let d = y.longitude - x.longitude
-        return -2.0 * atan2(sa * sin(d), sa * cos(d) + ca)
+        let (sinD, cosD) = sinCos(d)
+        return -2.0 * atan2(sa * sinD, sa * cosD + ca)
     }
 }
 

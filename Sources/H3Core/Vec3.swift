@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CSinCos
 
 /// A point in 3D cartesian coordinates; on the unit sphere for geographic points
 /// (x towards 0°N 0°E, y towards 0°N 90°E, z towards the north pole).
@@ -18,10 +19,11 @@ struct Vec3: Equatable, Sendable {
 
     /// The unit vector of a point given in radians.
     @inline(__always) init(latitudeRadians lat: Double, longitudeRadians lng: Double) {
-        let r = cos(lat)
-        x = cos(lng) * r
-        y = sin(lng) * r
-        z = sin(lat)
+        let (sinLat, r) = sinCos(lat)
+        let (sinLng, cosLng) = sinCos(lng)
+        x = cosLng * r
+        y = sinLng * r
+        z = sinLat
     }
 
     @inline(__always) init(x: Double, y: Double, z: Double) {
@@ -75,4 +77,13 @@ struct Vec3: Equatable, Sendable {
     var tmp = rads < 0.0 ? rads + H3Constants.m_2pi : rads
     if rads >= H3Constants.m_2pi { tmp -= H3Constants.m_2pi }
     return tmp
+}
+
+/// `(sin(x), cos(x))`, bit for bit, from one call of the C library where it has one (glibc's
+/// `sincos`, through CSinCos): a cell's boundary and area take 4 pairs a vertex.
+@inline(__always) func sinCos(_ x: Double) -> (sin: Double, cos: Double) {
+    var sine = 0.0
+    var cosine = 0.0
+    geo_sincos(x, &sine, &cosine)
+    return (sine, cosine)
 }
