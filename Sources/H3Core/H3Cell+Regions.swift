@@ -237,6 +237,7 @@ private struct TracedFlood {
         var next: [UInt64] = []
         var ring: [UInt64] = []
         ring.reserveCapacity(7)
+        var interior = InteriorBlocks(polygon, resolution: res)
         while !search.isEmpty {
             for h in search {
                 ring.removeAll(keepingCapacity: true)
@@ -251,7 +252,8 @@ private struct TracedFlood {
                     // H3 looks the cell up in its full table before testing it, and fails there
                     if Int64(found.count) >= capacity { throw .failed }
                     if outside.contains(neighbor) { continue }
-                    guard polygon.contains(H3Cell(unchecked: neighbor).centerRadians) else {
+                    guard interior.surelyContainsCenter(of: neighbor)
+                            || polygon.contains(H3Cell(unchecked: neighbor).centerRadians) else {
                         outside.insert(neighbor)
                         continue
                     }
@@ -264,6 +266,64 @@ private struct TracedFlood {
             next.removeAll(keepingCapacity: true)
         }
         return order
+    }
+}
+
+/// Coarser cells (blocks) whose descendants' centres all lie inside the polygon, so that the
+/// flood need not compute those centres: a cell's centre is what costs most in the flood (its
+/// face coordinates, six calls of the C library's maths, then the ray cast), and most cells of
+/// a polygon many cells wide are far from its edges.
+///
+/// A block counts when H3's box around all its descendants (`cellToBBox` with
+/// `CHILD_SCALE_FACTOR`, which H3's experimental `polygonToCells` relies on in the same way, and
+/// which `InteriorBlocksTests` checks on random blocks' descendants), grown by ``margin`` on
+/// every side, lies inside the polygon as `cellBoundaryInsidePolygon` decides it. Then every
+/// centre in the block is at least about ``margin`` from every edge of the polygon, so the ray
+/// cast, whose rounding is some 10⁻¹⁶ radians, says "inside" for it: the same answer as
+/// computing it. Blocks near a pole or the antimeridian are not tried (their boxes wrap).
+/// Each block is decided once.
+struct InteriorBlocks {
+    /// How far inside the polygon every centre of a counted block is at least, in radians
+    /// (about 6 mm), far above the ray cast's rounding and far below a cell at resolution 15.
+    static let margin = 1e-9
+    /// How many resolutions a block is above the cells: 49 cells a block (at 3 levels, 343, the
+    /// blocks along the edges held more cells to compute one by one).
+    static let levels = 2
+
+    let polygon: RadianPolygon
+    /// The blocks' resolution; -1 for none (cells of resolutions 0 and 1).
+    let blockResolution: Int
+    private var inside: IndexSet64
+    private var notInside: IndexSet64
+
+    init(_ polygon: RadianPolygon, resolution res: Int) {
+        self.polygon = polygon
+        blockResolution = res - Self.levels
+        inside = IndexSet64(resolution: max(blockResolution, 0))
+        notInside = IndexSet64(resolution: max(blockResolution, 0))
+    }
+
+    /// Whether the centre of `cell` is surely inside the polygon; false when not known.
+    @inline(__always) mutating func surelyContainsCenter(of cell: UInt64) -> Bool {
+        guard blockResolution >= 0 else { return false }
+        let block = H3IndexBits.truncated(cell, toResolution: blockResolution)
+        if inside.contains(block) { return true }
+        if notInside.contains(block) { return false }
+        let counts = decide(block)
+        if counts { inside.insert(block) } else { notInside.insert(block) }
+        return counts
+    }
+
+    private func decide(_ block: UInt64) -> Bool {
+        var box = HierarchicalFill.box(of: H3Cell(unchecked: block), coveringChildren: true)
+        let limit = H3Constants.m_pi_2 - 0.1
+        guard !box.isTransmeridian, box.north < limit, box.south > -limit,
+              box.east < H3Constants.m_pi - 0.1, box.west > -H3Constants.m_pi + 0.1 else { return false }
+        box.north += Self.margin
+        box.south -= Self.margin
+        box.east += Self.margin
+        box.west -= Self.margin
+        return polygon.box.contains(box) && polygon.containsBoundary(box.corners, box: box)
     }
 }
 
@@ -333,7 +393,7 @@ struct IndexSet64 {
 // MARK: - polygonToCellsExperimental: the hierarchical walk (polyfill.c)
 
 /// The walk over the global hierarchy of `iterStepPolygonCompact`.
-private struct HierarchicalFill {
+struct HierarchicalFill {
     let polygon: RadianPolygon
     let res: Int
     let mode: ContainmentMode

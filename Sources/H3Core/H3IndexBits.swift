@@ -82,6 +82,13 @@ enum H3IndexBits {
         (h & ~resolutionMask) | (UInt64(res) << resolutionOffset)
     }
 
+    /// The ancestor of `h` at resolution `res` (not finer than h's): the resolution set, and
+    /// the digits below it 7, as `cellToParent` leaves them.
+    @inline(__always)
+    static func truncated(_ h: UInt64, toResolution res: Int) -> UInt64 {
+        setResolution(h, res) | ((1 &<< digitOffset(res)) &- 1)
+    }
+
     @inline(__always)
     static func baseCell(_ h: UInt64) -> Int { Int((h & baseCellMask) >> baseCellOffset) }
 

@@ -57,3 +57,48 @@ struct CellGeometryKernelTests {
         }
     }
 }
+
+/// `polygonToCells`'s interior blocks (``InteriorBlocks``): a block counts only when every
+/// descendant's centre lies in H3's box around the block's descendants, which H3 found by
+/// exhaustive tests; here on random blocks of every resolution and their descendants two and
+/// three levels down, on the sphere and by the pentagons.
+struct InteriorBlocksTests {
+    @Test("every descendant's centre lies in H3's box around a block's descendants")
+    func descendantsCentresAreInTheBox() throws {
+        let seed = testSeed("InteriorBlocksTests.descendantsCentresAreInTheBox")
+        var rng = SplitMix64(seed: seed)
+        var blocks = try H3CellTests.randomPoints(400, seed: rng.next()).map { point in
+            try H3Cell(point, resolution: H3Resolution(unchecked: Int.random(in: 0...12, using: &rng)))
+        }
+        for res in 0...12 { blocks += H3Cell.pentagons(at: H3Resolution(unchecked: res)) }
+        var checked = 0
+        for block in blocks {
+            let box = HierarchicalFill.box(of: block, coveringChildren: true)
+            for levels in [InteriorBlocks.levels, InteriorBlocks.levels + 1] {
+                for child in try block.children(at: H3Resolution(unchecked: block.resolution.rawValue + levels)) {
+                    checked += 1
+                    let centre = child.centerRadians
+                    #expect(box.contains(centre), "seed 0x\(String(seed, radix: 16)): \(child) outside the box of \(block)")
+                }
+            }
+        }
+        #expect(checked > 100_000)
+    }
+
+    @Test("a block counts only when it is inside the polygon with room to spare")
+    func blocksCountOnlyInside() throws {
+        // a 0.2° square around Montréal at resolution 11: the blocks (resolution 9) at its centre
+        // count, those across its edge or outside do not
+        let square = GeoPolygon(outer: [
+            LatLng(latitude: 45.4, longitude: -73.7), LatLng(latitude: 45.4, longitude: -73.5),
+            LatLng(latitude: 45.6, longitude: -73.5), LatLng(latitude: 45.6, longitude: -73.7),
+        ])
+        var blocks = InteriorBlocks(RadianPolygon(square), resolution: 11)
+        let centre = try H3Cell(LatLng(latitude: 45.5, longitude: -73.6), resolution: H3Resolution(unchecked: 11))
+        let edge = try H3Cell(LatLng(latitude: 45.4, longitude: -73.6), resolution: H3Resolution(unchecked: 11))
+        let outside = try H3Cell(LatLng(latitude: 45.3, longitude: -73.6), resolution: H3Resolution(unchecked: 11))
+        let answers = [centre, edge, outside, centre, edge].map { blocks.surelyContainsCenter(of: $0.rawValue) }
+        // asked again, the same (from the blocks decided)
+        #expect(answers == [true, false, false, true, false])
+    }
+}
