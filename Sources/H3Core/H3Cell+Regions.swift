@@ -240,12 +240,14 @@ private struct TracedFlood {
         var interior = InteriorBlocks(polygon, resolution: res)
         while !search.isEmpty {
             for h in search {
-                ring.removeAll(keepingCapacity: true)
-                do {
-                    try GridTraversal.spiral(h, k: 1) { ring.append($0) }
-                } catch {
-                    // by a pentagon: gridDisk's fallback, in its order
-                    ring = try! H3Cell(unchecked: h).gridDisk(k: 1).map(\.rawValue)
+                if !GridTraversal.oneRingInsideBaseCell(h, into: &ring) {
+                    ring.removeAll(keepingCapacity: true)
+                    do {
+                        try GridTraversal.spiral(h, k: 1) { ring.append($0) }
+                    } catch {
+                        // by a pentagon: gridDisk's fallback, in its order
+                        ring = try! H3Cell(unchecked: h).gridDisk(k: 1).map(\.rawValue)
+                    }
                 }
                 for neighbor in ring {
                     if found.contains(neighbor) { continue }

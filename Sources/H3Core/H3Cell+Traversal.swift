@@ -52,28 +52,62 @@ enum GridTraversal {
     static func neighbor(_ origin: UInt64, _ direction: Direction, rotations: inout Int) -> Result<UInt64, StepFailure> {
         if !BaseCells.isPentagon(H3IndexBits.baseCell(origin)) {
             let turns = rotations % 6
-            var current = origin
-            let done: Bool = DigitSteps.table.withUnsafeBufferPointer { table in
-                var dir = Int(DigitSteps.rotated(direction, ccw: turns))
-                var r = H3IndexBits.resolution(origin)
-                while r >= 1 {
-                    let shift = H3IndexBits.digitOffset(r)
-                    let digit = Int(truncatingIfNeeded: (current &>> shift) & H3IndexBits.digitMask)
-                    guard digit != 7 else { return false }
-                    let step = table[DigitSteps.index(resolution: r, digit: digit, direction: dir)]
-                    current = (current & ~(H3IndexBits.digitMask &<< shift)) | (UInt64(step & 7) &<< shift)
-                    dir = Int(step &>> 3)
-                    if dir == 0 { return true }
-                    r -= 1
-                }
-                return false
-            }
-            if done {
+            let dir = Int(DigitSteps.rotated(direction, ccw: turns))
+            if let next = DigitSteps.table.withUnsafeBufferPointer({ stepInsideBaseCell(origin, dir, $0) }) {
                 rotations = turns
-                return .success(current)
+                return .success(next)
             }
         }
         return neighborAcrossBaseCells(origin, direction, rotations: &rotations)
+    }
+
+    /// The neighbour of `origin` in direction `dir` (a raw digit, in origin's frame) when it
+    /// lies in the same base cell: the digits from the finest up until one absorbs the move
+    /// (``DigitSteps``); nil when the move reaches the base cell or meets digit 7. Only for a
+    /// hexagon base cell, where the frame does not turn.
+    @inline(__always)
+    static func stepInsideBaseCell(_ origin: UInt64, _ direction: Int, _ table: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        var current = origin
+        var dir = direction
+        var r = H3IndexBits.resolution(origin)
+        while r >= 1 {
+            let shift = H3IndexBits.digitOffset(r)
+            let digit = Int(truncatingIfNeeded: (current &>> shift) & H3IndexBits.digitMask)
+            guard digit != 7 else { return nil }
+            let step = table[DigitSteps.index(resolution: r, digit: digit, direction: dir)]
+            current = (current & ~(H3IndexBits.digitMask &<< shift)) | (UInt64(step & 7) &<< shift)
+            dir = Int(step &>> 3)
+            if dir == 0 { return current }
+            r -= 1
+        }
+        return nil
+    }
+
+    /// The directions from a cell to its neighbours in the order of gridDisk's spiral at k = 1
+    /// (one step along i, then around by `directions`): ij, j, jk, k, ik, i.
+    static let oneRingOrder: [Int] = [6, 2, 3, 1, 5, 4]
+
+    /// `origin` and its six neighbours in gridDisk's order (``spiral(_:k:_:)`` at k = 1) when all
+    /// seven lie in one hexagon base cell; false (and `ring` unspecified) otherwise, for the
+    /// spiral to decide. Inside a hexagon base cell the digits are a regular hex grid in one
+    /// frame, so the spiral's cell after steps i then j is the neighbour along ij, and so on;
+    /// each is one direct step here, six instead of the spiral's seven, none of them checked
+    /// for a pentagon (a hexagon base cell has none). The flood of `polygonToCells` asks this
+    /// of every cell it keeps.
+    @inline(__always)
+    static func oneRingInsideBaseCell(_ origin: UInt64, into ring: inout [UInt64]) -> Bool {
+        guard !BaseCells.isPentagon(H3IndexBits.baseCell(origin)) else { return false }
+        ring.removeAll(keepingCapacity: true)
+        ring.append(origin)
+        return DigitSteps.table.withUnsafeBufferPointer { table in
+            oneRingOrder.withUnsafeBufferPointer { order in
+                for d in order {
+                    guard let next = stepInsideBaseCell(origin, d, table) else { return false }
+                    ring.append(next)
+                }
+                return true
+            }
+        }
     }
 
     /// H3's `h3NeighborRotations` in full (see ``neighbor(_:_:rotations:)``).

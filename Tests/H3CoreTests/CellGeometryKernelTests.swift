@@ -102,3 +102,27 @@ struct InteriorBlocksTests {
         #expect(answers == [true, false, false, true, false])
     }
 }
+
+/// The flood's one-ring (``GridTraversal/oneRingInsideBaseCell(_:into:)``) against gridDisk's
+/// spiral, which the CI's differential check holds to h3-py.
+struct OneRingTests {
+    @Test("the one-ring inside a base cell is the spiral's ring, in its order")
+    func oneRingIsTheSpiral() throws {
+        let seed = testSeed("OneRingTests.oneRingIsTheSpiral")
+        var rng = SplitMix64(seed: seed)
+        var answered = 0
+        var ring: [UInt64] = []
+        let points = H3CellTests.randomPoints(100_000, seed: rng.next())
+        for point in points {
+            let cell = try H3Cell(point, resolution: H3Resolution(unchecked: Int.random(in: 0...15, using: &rng)))
+            guard GridTraversal.oneRingInsideBaseCell(cell.rawValue, into: &ring) else { continue }
+            answered += 1
+            var spiral: [UInt64] = []
+            try GridTraversal.spiral(cell.rawValue, k: 1) { spiral.append($0) }
+            #expect(ring == spiral, "seed 0x\(String(seed, radix: 16)): \(cell)")
+            if ring != spiral { return }
+        }
+        // most cells of resolution 2 and finer have their ring in their base cell
+        #expect(answered > points.count / 2)
+    }
+}
