@@ -194,6 +194,7 @@ extension GridTraversal {
     /// 400 → 295 ns a cell at k = 2, polars-h3 590 in a loaded run).
     static func ringSpiral(_ start: UInt64, k: Int) throws(H3Error) -> [H3Cell] {
         if k == 0 { return [H3Cell(unchecked: start)] }
+        if let ring = ringInsideBaseCell(start, k: k) { return ring }
         if isPentagon(start) { throw .pentagon }
         var origin = start
         var rotations = 0
@@ -217,6 +218,35 @@ extension GridTraversal {
         }
         guard origin == first else { throw .pentagon }
         return out
+    }
+
+    /// ``ringSpiral(_:k:)`` when the whole walk stays in the start's hexagon base cell: the
+    /// same steps, as there the frame never turns and no pentagon can be met, without the
+    /// frame's bookkeeping and the pentagon checks (gridRing at k 2, callgrind: 2,170 → 1,490
+    /// instructions a ring); nil when a step would leave the base cell.
+    static func ringInsideBaseCell(_ start: UInt64, k: Int) -> [H3Cell]? {
+        guard k > 0, !BaseCells.isPentagon(H3IndexBits.baseCell(start)) else { return nil }
+        return DigitSteps.table.withUnsafeBufferPointer { table -> [H3Cell]? in
+            var origin = start
+            for _ in 0..<k {
+                guard let next = stepInsideBaseCell(origin, Int(nextRing.rawValue), table) else { return nil }
+                origin = next
+            }
+            let first = origin
+            var out: [H3Cell] = []
+            out.reserveCapacity(6 * k)
+            out.append(H3Cell(unchecked: origin))
+            for direction in 0..<6 {
+                let d = Int(directions[direction].rawValue)
+                for position in 0..<k {
+                    guard let next = stepInsideBaseCell(origin, d, table) else { return nil }
+                    origin = next
+                    // the walk ends on the first cell again; it is not written twice
+                    if position != k - 1 || direction != 5 { out.append(H3Cell(unchecked: origin)) }
+                }
+            }
+            return origin == first ? out : nil
+        }
     }
 
     /// `diskHashed` into fresh slots sized for radius `k`: the hash set and the distances.
