@@ -254,10 +254,25 @@ private struct TracedFlood {
                     // H3 looks the cell up in its full table before testing it, and fails there
                     if Int64(found.count) >= capacity { throw .failed }
                     if outside.contains(neighbor) { continue }
-                    guard interior.surelyContainsCenter(of: neighbor)
-                            || polygon.contains(H3Cell(unchecked: neighbor).centerRadians) else {
-                        outside.insert(neighbor)
+                    switch interior.verdict(for: neighbor) {
+                    case .insideNewBlock(let block) where Int64(found.count) + 49 < capacity:
+                        // the whole block at once (its cells are all inside and joined to
+                        // this one), and only the cells on its rim searched from: the rings
+                        // of the others lie in the block
+                        InteriorBlocks.forEachCell(of: block, resolution: res) { cell, onRim in
+                            if found.contains(cell) { return }
+                            found.insert(cell)
+                            order.append(cell)
+                            if onRim { next.append(cell) }
+                        }
                         continue
+                    case .notKnown:
+                        guard polygon.contains(H3Cell(unchecked: neighbor).centerRadians) else {
+                            outside.insert(neighbor)
+                            continue
+                        }
+                    case .inside, .insideNewBlock:
+                        break
                     }
                     found.insert(neighbor)
                     order.append(neighbor)
@@ -305,15 +320,68 @@ struct InteriorBlocks {
         notInside = IndexSet64(resolution: max(blockResolution, 0))
     }
 
-    /// Whether the centre of `cell` is surely inside the polygon; false when not known.
-    @inline(__always) mutating func surelyContainsCenter(of cell: UInt64) -> Bool {
-        guard blockResolution >= 0 else { return false }
+    enum Verdict {
+        /// Not known: the centre must be computed.
+        case notKnown
+        /// Inside, in a block decided before.
+        case inside
+        /// Inside, in a block of a hexagon base cell decided now: the flood may take the
+        /// block's cells at once (``forEachCell(of:resolution:_:)``).
+        case insideNewBlock(UInt64)
+    }
+
+    /// Whether the centre of `cell` is surely inside the polygon.
+    @inline(__always) mutating func verdict(for cell: UInt64) -> Verdict {
+        guard blockResolution >= 0 else { return .notKnown }
         let block = H3IndexBits.truncated(cell, toResolution: blockResolution)
-        if inside.contains(block) { return true }
-        if notInside.contains(block) { return false }
-        let counts = decide(block)
-        if counts { inside.insert(block) } else { notInside.insert(block) }
-        return counts
+        if inside.contains(block) { return .inside }
+        if notInside.contains(block) { return .notKnown }
+        guard decide(block) else {
+            notInside.insert(block)
+            return .notKnown
+        }
+        inside.insert(block)
+        return BaseCells.isPentagon(H3IndexBits.baseCell(block)) ? .inside : .insideNewBlock(block)
+    }
+
+    /// ``verdict(for:)`` as a yes or no.
+    @inline(__always) mutating func surelyContainsCenter(of cell: UInt64) -> Bool {
+        if case .notKnown = verdict(for: cell) { return false }
+        return true
+    }
+
+    /// Calls `body` with each of the 49 cells of resolution `res` in `block` (of a hexagon base
+    /// cell), and whether the cell is on the block's rim: one of its six neighbours lies outside
+    /// the block. Inside a hexagon base cell that depends only on the cell's last two digits and
+    /// the resolution's class (``rim``).
+    static func forEachCell(of block: UInt64, resolution res: Int, _ body: (UInt64, Bool) -> Void) {
+        let row = (res & 1) * 49
+        let top = H3IndexBits.setResolution(block, res)
+        for d1 in 0..<7 {
+            for d2 in 0..<7 {
+                let cell = H3IndexBits.setDigit(H3IndexBits.setDigit(top, res - 1, Direction(unchecked: UInt8(d1))),
+                                                res, Direction(unchecked: UInt8(d2)))
+                body(cell, rim[row + d1 * 7 + d2])
+            }
+        }
+    }
+
+    /// `rim[(res & 1) · 49 + d1 · 7 + d2]`: whether a cell whose last two digits are d1, d2 has a
+    /// neighbour outside its block (the cell two resolutions up), inside a hexagon base cell: a
+    /// move from it in some direction carries past digit d1 (``DigitSteps``, whose tables depend
+    /// on the resolution's class alone).
+    static let rim: [Bool] = (0..<2).flatMap { parity -> [Bool] in
+        let res = 10 + parity  // any resolution of that class, 2 or finer
+        return (0..<49).map { pattern in
+            let d1 = pattern / 7, d2 = pattern % 7
+            return (1...6).contains { direction in
+                let first = DigitSteps.table[DigitSteps.index(resolution: res, digit: d2, direction: direction)]
+                let carry = Int(first >> 3)
+                guard carry != 0 else { return false }
+                let second = DigitSteps.table[DigitSteps.index(resolution: res - 1, digit: d1, direction: carry)]
+                return second >> 3 != 0
+            }
+        }
     }
 
     private func decide(_ block: UInt64) -> Bool {

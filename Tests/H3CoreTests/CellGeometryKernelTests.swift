@@ -126,3 +126,37 @@ struct OneRingTests {
         #expect(answered > points.count / 2)
     }
 }
+
+/// The rim of an interior block (``InteriorBlocks/rim``) against the cells' own rings: a cell
+/// off the rim has all six neighbours in its block, a cell on it has one outside.
+struct InteriorBlockRimTests {
+    @Test("a cell is on its block's rim exactly when its ring leaves the block")
+    func rimIsWhereTheRingLeaves() throws {
+        let seed = testSeed("InteriorBlockRimTests.rimIsWhereTheRingLeaves")
+        var rng = SplitMix64(seed: seed)
+        var ring: [UInt64] = []
+        var checked = (rim: 0, inner: 0)
+        for point in H3CellTests.randomPoints(50_000, seed: rng.next()) {
+            let res = Int.random(in: 2...15, using: &rng)
+            let cell = try H3Cell(point, resolution: H3Resolution(unchecked: res)).rawValue
+            guard GridTraversal.oneRingInsideBaseCell(cell, into: &ring) else { continue }
+            let block = H3IndexBits.truncated(cell, toResolution: res - 2)
+            let leaves = ring.contains { H3IndexBits.truncated($0, toResolution: res - 2) != block }
+            let d1 = Int(H3IndexBits.digit(cell, res - 1).rawValue), d2 = Int(H3IndexBits.digit(cell, res).rawValue)
+            let onRim = InteriorBlocks.rim[(res & 1) * 49 + d1 * 7 + d2]
+            #expect(onRim == leaves, "seed 0x\(String(seed, radix: 16)): \(String(cell, radix: 16))")
+            if onRim { checked.rim += 1 } else { checked.inner += 1 }
+        }
+        #expect(checked.rim > 1000 && checked.inner > 1000)
+    }
+
+    @Test("a block's cells are its 49 descendants two resolutions down")
+    func blockCellsAreItsDescendants() throws {
+        let cell = try H3Cell(LatLng(latitude: 45.5, longitude: -73.6), resolution: H3Resolution(unchecked: 11))
+        let block = H3IndexBits.truncated(cell.rawValue, toResolution: 9)
+        var cells: [UInt64] = []
+        InteriorBlocks.forEachCell(of: block, resolution: 11) { c, _ in cells.append(c) }
+        let children = try H3Cell(unchecked: block).children(at: H3Resolution(unchecked: 11)).map(\.rawValue)
+        #expect(cells.sorted() == children.sorted())
+    }
+}
