@@ -298,13 +298,15 @@ private struct TracedFlood {
 /// centre in the block is at least about ``margin`` from every edge of the polygon, so the ray
 /// cast, whose rounding is some 10⁻¹⁶ radians, says "inside" for it: the same answer as
 /// computing it. Blocks near a pole or the antimeridian are not tried (their boxes wrap).
-/// Each block is decided once.
+/// Each block is decided once; the flood then takes a new block's cells all at once.
 struct InteriorBlocks {
     /// How far inside the polygon every centre of a counted block is at least, in radians
     /// (about 6 mm), far above the ray cast's rounding and far below a cell at resolution 15.
     static let margin = 1e-9
-    /// How many resolutions a block is above the cells: 49 cells a block (at 3 levels, 343, the
-    /// blocks along the edges held more cells to compute one by one).
+    /// How many resolutions a block is above the cells: 49 cells a block. At 3 levels (343
+    /// cells) the blocks along the edges held more cells to compute one by one: the city
+    /// polygon's flood took 201 M instructions at resolution 11 against 175 M at 2 (callgrind,
+    /// before blocks were taken whole).
     static let levels = 2
 
     let polygon: RadianPolygon

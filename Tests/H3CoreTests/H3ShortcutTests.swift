@@ -9,6 +9,10 @@ import Darwin
 
 @testable import H3Core
 
+// H3Core's shortcuts, each against the long way it replaces (which the golden vectors and the
+// CI's differential check hold to h3-py): the kernels of the cell geometry, and polygonToCells'
+// and gridRing's steps inside one base cell.
+
 /// The two shortcuts under every cell-to-coordinates function: they must give H3's own values
 /// bit for bit (the golden vectors and the CI's differential check then hold them to h3-py).
 struct CellGeometryKernelTests {
