@@ -346,12 +346,6 @@ struct InteriorBlocks {
         return BaseCells.isPentagon(H3IndexBits.baseCell(block)) ? .inside : .insideNewBlock(block)
     }
 
-    /// ``verdict(for:)`` as a yes or no.
-    @inline(__always) mutating func surelyContainsCenter(of cell: UInt64) -> Bool {
-        if case .notKnown = verdict(for: cell) { return false }
-        return true
-    }
-
     /// Calls `body` with each of the 49 cells of resolution `res` in `block` (of a hexagon base
     /// cell), and whether the cell is on the block's rim: one of its six neighbours lies outside
     /// the block. Inside a hexagon base cell that depends only on the cell's last two digits and

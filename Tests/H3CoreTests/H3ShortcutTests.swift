@@ -164,3 +164,11 @@ struct InteriorBlockRimTests {
         #expect(cells.sorted() == children.sorted())
     }
 }
+
+extension InteriorBlocks {
+    /// ``verdict(for:)`` as a yes or no: whether the centre of `cell` is surely inside.
+    mutating func surelyContainsCenter(of cell: UInt64) -> Bool {
+        if case .notKnown = verdict(for: cell) { return false }
+        return true
+    }
+}
