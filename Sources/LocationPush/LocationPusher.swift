@@ -52,10 +52,7 @@ public final class LocationPusher: Sendable {
     private let clientShutDown = Monitor(false)
     // pthread locks rather than `Synchronization.Mutex`: the test command runs the push's tests
     // under the thread sanitizer, which does not see Mutex's locking (see ThreadSharing)
-    private let scheduler: Monitor<PushScheduler>
-    /// The dead letters kept, one per session (its newest given up), in the order they were
-    /// first given up.
-    private let letters = Monitor(DeadLetters())
+    private let state: Monitor<State>
     private let clock = SchedulerClock()
     /// Where the pusher logs (the service conformance in GeoEnrich logs there too).
     package let logger: Logger
@@ -90,7 +87,30 @@ public final class LocationPusher: Sendable {
             client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: Self.httpClientConfiguration(policy: policy))
             ownsClient = true
         }
-        scheduler = Monitor(PushScheduler(policy: policy))
+        state = Monitor(State(scheduler: PushScheduler(policy: policy)))
+    }
+
+    /// The scheduler and the dead letters it gave up, under one lock: a letter is kept in the
+    /// step that gives it up, so a drain that finds the scheduler idle finds every letter. (They
+    /// were kept after the step, under a lock of their own, and a drain could return in between:
+    /// CI once saw 2 letters of 3.)
+    private struct State {
+        var scheduler: PushScheduler
+        /// One per session (its newest given up), in the order sessions were first given up.
+        var letters = DeadLetters()
+
+        /// Runs one step of the scheduler and keeps or drops the letters it says to.
+        mutating func step(_ body: (inout PushScheduler) -> [PushScheduler.Action]) -> [PushScheduler.Action] {
+            let actions = body(&scheduler)
+            for action in actions {
+                switch action {
+                case .deadLetter(let letter): letters.keep(letter)
+                case .dropDeadLetter(let session): letters.drop(session: session)
+                case .send, .wait: break
+                }
+            }
+            return actions
+        }
     }
 
     /// The configuration of the client the pusher makes: connections kept for a minute, as many
@@ -123,10 +143,10 @@ public final class LocationPusher: Sendable {
     private var now: Double { clock.now }
 
     /// What the push has done so far.
-    public var statistics: PushStatistics { scheduler.withLock { $0.statistics } }
+    public var statistics: PushStatistics { state.withLock { $0.scheduler.statistics } }
 
     /// The dead letters kept so far: each session's newest update given up, with the reason.
-    public var deadLetters: [DeadLetter] { letters.withLock { $0.inOrder } }
+    public var deadLetters: [DeadLetter] { state.withLock { $0.letters.inOrder } }
 
     /// Records a new location of `session` (the PUT body, JSON) and returns at once.
     public func submit(session: SessionID, body: [UInt8]) {
@@ -134,12 +154,13 @@ public final class LocationPusher: Sendable {
         perform(schedule { $0.submit(session: session, body: body, now: t) })
     }
 
-    /// Runs one step of the scheduler under its lock and counts what it changed in the metrics.
+    /// Runs one step of the scheduler under its lock, keeping its dead letters, and counts what
+    /// it changed in the metrics.
     private func schedule(_ step: (inout PushScheduler) -> [PushScheduler.Action]) -> [PushScheduler.Action] {
-        let (before, actions, after) = scheduler.withLock { scheduler in
-            let before = scheduler.statistics
-            let actions = step(&scheduler)
-            return (before, actions, scheduler.statistics)
+        let (before, actions, after) = state.withLock { state in
+            let before = state.scheduler.statistics
+            let actions = state.step(step)
+            return (before, actions, state.scheduler.statistics)
         }
         metrics.count(from: before, to: after)
         return actions
@@ -150,10 +171,10 @@ public final class LocationPusher: Sendable {
     /// - Returns: every update not delivered during the pusher's life, with the reason: its
     ///   session's newest location given up, one per session.
     public func drain(timeout: Double, interrupted: @Sendable () -> Bool = { false }) async -> [DeadLetter] {
-        let reason = await clock.drainWait(timeout: timeout, isIdle: { scheduler.withLock { $0.isIdle } },
+        let reason = await clock.drainWait(timeout: timeout, isIdle: { state.withLock { $0.scheduler.isIdle } },
                                            interrupted: interrupted)
         perform(schedule { $0.abandonAll(reason: reason) })
-        return letters.withLock { $0.inOrder }
+        return deadLetters
     }
 
     /// Closes the connections of the pusher's own client (a client it was given is left to
@@ -181,11 +202,11 @@ public final class LocationPusher: Sendable {
                     self.perform(self.schedule { $0.retryDue(session: session, now: t) })
                 }
             case .deadLetter(let letter):
+                // kept already, in the step (State.step)
                 logger.warning("push given up", metadata: ["session": "\(letter.session)", "reason": "\(letter.reason)",
                                                            "attempts": "\(letter.attempts)"])
-                letters.withLock { $0.keep(letter) }
-            case .dropDeadLetter(let session):
-                letters.withLock { $0.drop(session: session) }
+            case .dropDeadLetter:
+                break  // dropped in the step
             }
         }
     }

@@ -20,8 +20,7 @@ public final class TransitionWebhook: Sendable {
     private let client: HTTPClient
     private let clientShutDown = Monitor(false)
     // a pthread lock and condition (see ThreadSharing): `submit` waits on it for room
-    private let scheduler: Monitor<TransitionScheduler>
-    private let letters = Monitor<[DeadLetter]>([])
+    private let state: Monitor<State>
     private let clock = SchedulerClock()
     private let logger: Logger
 
@@ -38,7 +37,22 @@ public final class TransitionWebhook: Sendable {
         self.logger = logger
         client = HTTPClient(eventLoopGroupProvider: .singleton,
                             configuration: LocationPusher.httpClientConfiguration(policy: policy))
-        scheduler = Monitor(TransitionScheduler(policy: policy, capacity: capacity))
+        state = Monitor(State(scheduler: TransitionScheduler(policy: policy, capacity: capacity)))
+    }
+
+    /// The scheduler and the transitions it gave up, under one lock: a letter is kept in the step
+    /// that gives it up, so a drain that finds the scheduler idle finds every letter (as in
+    /// ``LocationPusher``).
+    private struct State {
+        var scheduler: TransitionScheduler
+        var letters: [DeadLetter] = []
+
+        /// Runs one step of the scheduler and keeps the letters it gives up.
+        mutating func step(_ body: (inout TransitionScheduler) -> [TransitionScheduler.Action]) -> [TransitionScheduler.Action] {
+            let actions = body(&scheduler)
+            for case .deadLetter(let letter) in actions { letters.append(letter) }
+            return actions
+        }
     }
 
     deinit {
@@ -48,16 +62,18 @@ public final class TransitionWebhook: Sendable {
     private var now: Double { clock.now }
 
     /// What the webhook has done so far.
-    public var statistics: TransitionScheduler.Statistics { scheduler.withLock { $0.statistics } }
+    public var statistics: TransitionScheduler.Statistics { state.withLock { $0.scheduler.statistics } }
 
     /// The transitions given up so far, in the order they were given up (each session's in its
     /// order).
-    public var deadLetters: [DeadLetter] { letters.withLock { $0 } }
+    public var deadLetters: [DeadLetter] { state.withLock { $0.letters } }
 
     /// Records a transition of `session` (its JSON object) for delivery; waits first while the
     /// webhook holds its capacity of undelivered transitions.
     public func submit(session: SessionID, body: [UInt8]) {
-        let actions = scheduler.wait(until: { $0.hasRoom }) { $0.submit(session: session, body: body, now: self.now) }
+        let actions = state.wait(until: { $0.scheduler.hasRoom }) {
+            $0.step { $0.submit(session: session, body: body, now: self.now) }
+        }
         perform(actions)
     }
 
@@ -65,9 +81,9 @@ public final class TransitionWebhook: Sendable {
     /// `interrupted` (polled every 5 ms) says to stop waiting; then gives up on the rest.
     /// - Returns: every transition not delivered during the webhook's life, in order.
     public func drain(timeout: Double, interrupted: @Sendable () -> Bool = { false }) async -> [DeadLetter] {
-        let reason = await clock.drainWait(timeout: timeout, isIdle: { scheduler.withLock { $0.isIdle } },
+        let reason = await clock.drainWait(timeout: timeout, isIdle: { state.withLock { $0.scheduler.isIdle } },
                                            interrupted: interrupted)
-        perform(scheduler.withLockAndWake { $0.abandonAll(reason: reason) })
+        perform(state.withLockAndWake { $0.step { $0.abandonAll(reason: reason) } })
         return deadLetters
     }
 
@@ -92,12 +108,12 @@ public final class TransitionWebhook: Sendable {
                 Task {
                     try? await Task.sleep(nanoseconds: UInt64(delay * 1e9))
                     let t = self.now
-                    self.perform(self.scheduler.withLock { $0.retryDue(session: session, now: t) })
+                    self.perform(self.state.withLock { $0.step { $0.retryDue(session: session, now: t) } })
                 }
             case .deadLetter(let letter):
                 logger.warning("geofence transition given up", metadata: ["session": "\(letter.session)",
                                                                           "reason": "\(letter.reason)"])
-                letters.withLock { $0.append(letter) }
+                // kept already, in the step (State.step)
             }
         }
     }
@@ -106,7 +122,7 @@ public final class TransitionWebhook: Sendable {
         let outcome = await post(body)
         let t = now
         // wakes a submit waiting for room
-        perform(scheduler.withLockAndWake { $0.completed(session: session, outcome: outcome, now: t) })
+        perform(state.withLockAndWake { $0.step { $0.completed(session: session, outcome: outcome, now: t) } })
     }
 
     /// One POST, classified as the push classifies its PUTs.

@@ -1,5 +1,7 @@
 import Foundation
+import Logging
 import Testing
+import TestSupport
 @testable import LocationPush
 
 /// The geofence webhook against a real HTTP server on loopback that fails, stalls and drops
@@ -109,7 +111,8 @@ import Testing
         // session s-0's first request is refused for good; everything else succeeds
         let server = FaultyServer(expectedKey: Self.key) { _ in .ok }
         let refusing = FaultyServer(expectedKey: "another key") { _ in .ok }  // answers 401 to our key
-        let port = try server.start(), badPort = try refusing.start()
+        _ = try server.start()
+        let badPort = try refusing.start()
         defer { server.stop(); refusing.stop() }
         let bad = try webhook(port: badPort)
         let letters = await run(bad, sessions: 2, perSession: 3)
@@ -123,5 +126,21 @@ import Testing
         #expect(!letters.contains { $0.reason.contains(Self.key) })
         // the healthy server is untouched by the other webhook
         #expect(server.recorded.isEmpty)
+    }
+    /// Regression (as the push's): a given-up transition was kept after the scheduler's step, so
+    /// a drain could return without it. A log that takes 20 ms holds that gap open.
+    @Test func everyTransitionGivenUpIsInTheDrainThatFollows() async throws {
+        let server = FaultyServer(expectedKey: Self.key) { _ in .status(404, retryAfter: nil) }
+        let port = try server.start()
+        defer { server.stop() }
+        for attempt in 0..<10 {
+            let hook = TransitionWebhook(endpoint: try WebhookEndpoint(url: "http://127.0.0.1:\(port)/hooks/geo", apiKey: APIKey(Self.key)!),
+                                         logger: Logger(label: "slow") { _ in LogSink(pause: 0.02) })
+            for s in 0..<3 { hook.submit(session: "s-\(s)", body: Self.body(s, attempt)) }
+            let letters = await hook.drain(timeout: 10)
+            let stats = hook.statistics
+            try await hook.shutdown()
+            try #require(letters.count == 3, "attempt \(attempt): \(letters.count) letters, \(stats)")
+        }
     }
 }

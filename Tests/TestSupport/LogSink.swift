@@ -1,5 +1,10 @@
 import Logging
 import ThreadSharing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A swift-log handler that keeps what it is given, as `"<level> <message> <metadata>"` lines, so
 /// that a test can say what a log holds and what it must never hold (a key, a record).
@@ -9,8 +14,14 @@ import ThreadSharing
 public final class LogSink: LogHandler, Sendable {
     private let kept = Monitor<[String]>([])
     private let level: Monitor<Logger.Level>
+    private let pauseMicroseconds: UInt32
 
-    public init(level: Logger.Level = .trace) { self.level = Monitor(level) }
+    /// - Parameter pause: seconds each call sleeps before returning, to widen a window between
+    ///   a log and the code after it.
+    public init(level: Logger.Level = .trace, pause: Double = 0) {
+        self.level = Monitor(level)
+        pauseMicroseconds = UInt32(pause * 1e6)
+    }
 
     /// What was logged, in order.
     public var lines: [String] { kept.withLock { $0 } }
@@ -33,5 +44,6 @@ public final class LogSink: LogHandler, Sendable {
     public func log(event: LogEvent) {
         let text = "\(event.level) \(event.message) \(event.metadata ?? [:])"
         kept.withLock { $0.append(text) }
+        if pauseMicroseconds > 0 { usleep(pauseMicroseconds) }
     }
 }
