@@ -35,29 +35,31 @@ public struct RecordParser: Sendable {
     /// - Returns: the record, or the reason the line is bad.
     /// - Complexity: O(n) in the line's length.
     public func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParseOutcome {
-        switch Self.scanObject(line) {
-        case .success(let (scanner, slots, closingBrace)): check(slots, closingBrace: closingBrace, scanner)
-        case .failure(let reason): .bad(reason)
+        var slots = RecordSlots()
+        switch Self.scanObject(line, into: &slots) {
+        case .success(let (scanner, closingBrace)): return check(slots, closingBrace: closingBrace, scanner)
+        case .failure(let reason): return .bad(reason)
         }
     }
 
     /// The checks every record format starts with, in this order: the length, one strict
-    /// JSON document (else `invalid_utf8` or `invalid_json`), an object.
-    /// - Returns: the scanner over the line, the top-level slots and the closing brace's offset.
-    static func scanObject(_ line: UnsafeBufferPointer<UInt8>)
-        -> Result<(JSONLineScanner, RecordSlots, Int), BadLineReason> {
+    /// JSON document (else `invalid_utf8` or `invalid_json`), an object. The top-level fields
+    /// go into `slots` (which must come empty).
+    /// - Returns: the scanner over the line and the closing brace's offset.
+    static func scanObject(_ line: UnsafeBufferPointer<UInt8>, into slots: inout RecordSlots)
+        -> Result<(JSONLineScanner, Int), BadLineReason> {
         let n = line.count
         if n > maximumLineLength { return .failure(.lineTooLong) }
         guard n > 0, let p = line.baseAddress else { return .failure(.invalidJSON) }
         let scanner = JSONLineScanner(p: p, n: n)
-        switch scanner.scanLine() {
+        switch scanner.scanLine(into: &slots) {
         case .invalid:
             // The scanner stops at the first JSON error, but Python decodes the whole line first.
             return .failure(UTF8Validation.isValid(line) ? .invalidJSON : .invalidUTF8)
         case .notAnObject:
             return .failure(.notAnObject)
-        case .object(let slots, let closingBrace):
-            return .success((scanner, slots, closingBrace))
+        case .object(let closingBrace):
+            return .success((scanner, closingBrace))
         }
     }
 

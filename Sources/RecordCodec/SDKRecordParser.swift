@@ -15,8 +15,9 @@ public struct SDKRecordParser: Sendable {
     /// - Complexity: O(n) in the line's length.
     public func parse(_ line: UnsafeBufferPointer<UInt8>) -> SDKParseOutcome {
         let scanner: JSONLineScanner
-        switch RecordParser.scanObject(line) {
-        case .success(let (s, _, _)): scanner = s
+        var slots = RecordSlots()  // the tree reads the fields
+        switch RecordParser.scanObject(line, into: &slots) {
+        case .success(let (s, _)): scanner = s
         case .failure(let reason): return .bad(reason)
         }
         guard let (root, _) = JSONTree.build(scanner, at: 0) else { return .bad(.badBatch) }
