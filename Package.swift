@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(name: "GeoBridgeTests", dependencies: ["GeoBridge"]),
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "GeoBridge", "H3Core", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "EnrichEngineTests", dependencies: ["EnrichEngine", "GeoMath", "TestSupport"]),
-        .testTarget(name: "RecordCodecTests", dependencies: ["RecordCodec", "H3Core"], exclude: ["Fixtures"]),
+        .testTarget(name: "RecordCodecTests", dependencies: ["RecordCodec", "H3Core", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "EnrichStreamTests", dependencies: ["EnrichStream", "EnrichEngine", "RecordCodec", "GeoLookup", "TestSupport",
                                                             .product(name: "Logging", package: "swift-log"),
                                                             .product(name: "MetricsTestKit", package: "swift-metrics")],

@@ -67,4 +67,19 @@ struct LineReader: Sendable {
             return .bad(reason)
         }
     }
+
+    /// ``read(_:)``, with the ids of canonical records taken from `sessionIDs` (see
+    /// ``SessionIDCache``): the stream's path.
+    func read(_ line: UnsafeBufferPointer<UInt8>, sessionIDs: inout SessionIDCache) -> CheckedLine {
+        guard sdkParser == nil else { return read(line) }
+        if RecordParser.isBlank(line) { return .blank }
+        switch parser.parse(line, sessionIDs: &sessionIDs) {
+        case (.record(let record), let session?):
+            return .record(record, session)
+        case (.record, nil):
+            preconditionFailure("a record without its session id")
+        case (.bad(let reason), _):
+            return .bad(reason)
+        }
+    }
 }

@@ -30,6 +30,9 @@ final class ParallelRunner {
 
     private let partitions: [Partition]
     private let reader: LineReader
+    /// The session ids each worker read lately (``SessionIDCache``), one per worker: worker k
+    /// always runs on thread k, and the caller's thread is worker 0.
+    private let sessionIDs: [Monitor<SessionIDCache>]
     private let pool: WorkerPool
     /// Session partitions per worker thread.
     static let partitionsPerWorker = 4
@@ -63,6 +66,7 @@ final class ParallelRunner {
         self.partitions = partitions
         reader = LineReader(format: format)
         pool = WorkerPool(count: max(1, workers))
+        sessionIDs = (0..<max(1, workers)).map { _ in Monitor(SessionIDCache()) }
     }
 
     /// The number of session partitions (each batch has as many outputs).
@@ -84,14 +88,17 @@ final class ParallelRunner {
         let chunkCount = parallel ? pool.count * Self.readChunksPerWorker : 1
         let partitionCount = partitions.count
         let reader = self.reader
+        let sessionIDs = self.sessionIDs
         let chunks = Monitor(batch.takeChunks(count: chunkCount))
-        let readChunk: @Sendable (Int) -> Void = { c in
+        let readChunk: @Sendable (Int, Int) -> Void = { worker, c in
             var chunk = chunks.withLock { all in
                 defer { all[c] = ParsedChunk() }
                 return all[c]
             }
-            chunk.read(lines, range: (n * c / chunkCount)..<(n * (c + 1) / chunkCount), bytes: bytes,
-                       reader: reader, partitions: partitionCount)
+            sessionIDs[worker].withLock { ids in
+                chunk.read(lines, range: (n * c / chunkCount)..<(n * (c + 1) / chunkCount), bytes: bytes,
+                           reader: reader, sessionIDs: &ids, partitions: partitionCount)
+            }
             chunks.withLock { $0[c] = chunk }
         }
         run(parallel, count: chunkCount, readChunk)
@@ -103,7 +110,7 @@ final class ParallelRunner {
         // step 2: decide, one partition at a time per worker
         let outputs = Monitor(batch.takeOutputs(count: partitionCount))
         let partitions = self.partitions
-        let decidePartition: @Sendable (Int) -> Void = { p in
+        let decidePartition: @Sendable (Int, Int) -> Void = { _, p in
             var output = outputs.withLock { all in
                 defer { all[p] = ProcessorOutput() }
                 return all[p]
@@ -138,15 +145,16 @@ final class ParallelRunner {
         }
     }
 
-    /// Runs `body` for 0..<count, on all workers (claimed as they come) or on this thread.
-    private func run(_ parallel: Bool, count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    /// Runs `body(worker, k)` for k in 0..<count, on all workers (claimed as they come) or on
+    /// this thread (worker 0).
+    private func run(_ parallel: Bool, count: Int, _ body: @escaping @Sendable (Int, Int) -> Void) {
         guard parallel else {
-            for k in 0..<count { body(k) }
+            for k in 0..<count { body(0, k) }
             return
         }
         let claims = Claims()
-        pool.run { _ in
-            while let k = claims.next(below: count) { body(k) }
+        pool.run { worker in
+            while let k = claims.next(below: count) { body(worker, k) }
         }
     }
 }
@@ -173,14 +181,15 @@ struct ParsedChunk: Sendable {
     private var starts: [Int32] = []
 
     /// Reads `range` of the batch's lines, replacing what the chunk held.
-    mutating func read(_ spans: [LineSpan], range: Range<Int>, bytes: SharedBytes, reader: LineReader, partitions: Int) {
+    mutating func read(_ spans: [LineSpan], range: Range<Int>, bytes: SharedBytes, reader: LineReader,
+                       sessionIDs: inout SessionIDCache, partitions: Int) {
         first = range.lowerBound
         lines.removeAll(keepingCapacity: true)
         routes.removeAll(keepingCapacity: true)
         hashes.removeAll(keepingCapacity: true)
         for i in range {
             let span = spans[i]
-            let checked: CheckedLine = span.isCut ? .bad(.lineTooLong) : reader.read(bytes.line(span))
+            let checked: CheckedLine = span.isCut ? .bad(.lineTooLong) : reader.read(bytes.line(span), sessionIDs: &sessionIDs)
             let hash = checked.sessionHash
             lines.append(checked)
             routes.append(hash.map { Self.partition(ofHash: $0, among: partitions) } ?? 0)

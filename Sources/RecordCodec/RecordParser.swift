@@ -37,8 +37,24 @@ public struct RecordParser: Sendable {
     public func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParseOutcome {
         var slots = RecordSlots()
         switch Self.scanObject(line, into: &slots) {
-        case .success(let (scanner, closingBrace)): return check(slots, closingBrace: closingBrace, scanner)
-        case .failure(let reason): return .bad(reason)
+        case .success(let (scanner, closingBrace)):
+            return check(slots, closingBrace: closingBrace, scanner, id: { String(decoding: $0, as: UTF8.self) },
+                         name: { $0 }).outcome
+        case .failure(let reason):
+            return .bad(reason)
+        }
+    }
+
+    /// ``parse(_:)-(UnsafeBufferPointer<UInt8>)``, with the record's ``SessionID`` taken from
+    /// `sessionIDs` (made there when it is new): the stream's reader, which needs the id anyway.
+    /// - Returns: the outcome, and the record's id when it is a record.
+    package func parse(_ line: UnsafeBufferPointer<UInt8>, sessionIDs: inout SessionIDCache) -> (ParseOutcome, SessionID?) {
+        var slots = RecordSlots()
+        switch Self.scanObject(line, into: &slots) {
+        case .success(let (scanner, closingBrace)):
+            return check(slots, closingBrace: closingBrace, scanner, id: { sessionIDs.id(utf8: $0) }, name: \.rawValue)
+        case .failure(let reason):
+            return (.bad(reason), nil)
         }
     }
 
@@ -98,23 +114,27 @@ public struct RecordParser: Sendable {
 
     // MARK: The peer's field checks, in its order
 
-    private func check(_ slots: RecordSlots, closingBrace: Int, _ scanner: JSONLineScanner) -> ParseOutcome {
+    /// The checks, with the session id made from its decoded UTF-8 by `id` (a `String`, or a
+    /// ``SessionID``) and `name` its text.
+    @inline(__always)
+    private func check<ID>(_ slots: RecordSlots, closingBrace: Int, _ scanner: JSONLineScanner,
+                           id: (UnsafeBufferPointer<UInt8>) -> ID, name: (ID) -> String) -> (outcome: ParseOutcome, id: ID?) {
         let fields = RecordFields(scanner: scanner)
-        guard let sessionID = fields.sessionID(slots.sessionID) else { return .bad(.missingSessionID) }
-        guard let timestamp = fields.timestamp(slots.timestamp) else { return .bad(.badTimestamp) }
-        guard case .success(let consent) = fields.consent(slots.consent) else { return .bad(.badConsent) }
+        guard let session = fields.sessionID(slots.sessionID, id) else { return (.bad(.missingSessionID), nil) }
+        guard let timestamp = fields.timestamp(slots.timestamp) else { return (.bad(.badTimestamp), nil) }
+        guard case .success(let consent) = fields.consent(slots.consent) else { return (.bad(.badConsent), nil) }
         // rec.get("type") == "location"
         guard fields.isString(slots.type, "location") else {
-            return .record(ParsedRecord(sessionID: sessionID, timestamp: timestamp, consent: consent, fix: nil,
-                                        closingBraceOffset: closingBrace))
+            return (.record(ParsedRecord(sessionID: name(session), timestamp: timestamp, consent: consent, fix: nil,
+                                         closingBraceOffset: closingBrace)), session)
         }
         switch fields.fix(latitude: slots.latitude, longitude: slots.longitude, accuracy: slots.accuracy) {
         case .success(let fix):
-            guard RecordFields.isRepresentable(timestamp) else { return .bad(.badTimestamp) }
-            return .record(ParsedRecord(sessionID: sessionID, timestamp: timestamp, consent: consent, fix: fix,
-                                        closingBraceOffset: closingBrace))
+            guard RecordFields.isRepresentable(timestamp) else { return (.bad(.badTimestamp), nil) }
+            return (.record(ParsedRecord(sessionID: name(session), timestamp: timestamp, consent: consent, fix: fix,
+                                         closingBraceOffset: closingBrace)), session)
         case .failure(let reason):
-            return .bad(reason)
+            return (.bad(reason), nil)
         }
     }
 }
@@ -135,8 +155,14 @@ struct RecordFields {
 
     /// `session_id`: a non-empty string, decoded.
     func sessionID(_ slot: ValueSlot) -> String? {
+        sessionID(slot) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `session_id`: a non-empty string, made by `make` from its decoded UTF-8.
+    @inline(__always)
+    func sessionID<ID>(_ slot: ValueSlot, _ make: (UnsafeBufferPointer<UInt8>) -> ID) -> ID? {
         guard slot.kind == .string, slot.end > slot.start else { return nil }
-        return withDecodedString(slot) { String(decoding: $0, as: UTF8.self) }
+        return withDecodedString(slot, make)
     }
 
     /// `timestamp`: a number truncated toward zero (Python's `int()`), or an ISO 8601 string with
