@@ -231,11 +231,22 @@ struct JSONLineScanner {
     }
 
     /// Byte equality of `bytes` and an ASCII literal.
+    ///
+    /// A literal of 4 to 8 bytes (every one the checks compare: `location`, `optIn`, `batch`, …)
+    /// is compared as two overlapping 4-byte words, the literal's folded to constants once
+    /// inlined; byte by byte, `"type":"location"` was about 45 instructions a fix (callgrind).
     @inline(__always)
     static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
-        guard bytes.count == literal.utf8CodeUnitCount else { return false }
+        let n = literal.utf8CodeUnitCount
+        guard bytes.count == n else { return false }
         let q = literal.utf8Start
-        for k in 0..<bytes.count where bytes[k] != q[k] { return false }
+        if n >= 4 && n <= 8, let b = bytes.baseAddress {
+            @inline(__always) func u32(_ p: UnsafePointer<UInt8>, _ o: Int) -> UInt32 {
+                UnsafeRawPointer(p + o).loadUnaligned(as: UInt32.self)
+            }
+            return u32(b, 0) == u32(q, 0) && u32(b, n - 4) == u32(q, n - 4)
+        }
+        for k in 0..<n where bytes[k] != q[k] { return false }
         return true
     }
 

@@ -206,6 +206,7 @@ struct RecordFields {
     }
 
     /// Whether the value is the string `literal` (escapes resolved).
+    @inline(__always)
     func isString(_ slot: ValueSlot, _ literal: StaticString) -> Bool {
         slot.kind == .string && withDecodedString(slot) { JSONLineScanner.equals($0, literal) }
     }

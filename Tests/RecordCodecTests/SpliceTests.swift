@@ -119,6 +119,46 @@ struct SpliceTests {
         #expect(mismatches == 0)
     }
 
+    /// Integers two digits a step: every value to 100,000, each power of ten and its
+    /// neighbours, and both ends of Int64, against Swift's own decimal text (Python's `int`
+    /// text, which orjson writes, is the same).
+    @Test func integersAreWrittenInDecimal() {
+        func text(_ v: Int64) -> String {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+                var w = ByteWriter(buffer)
+                OrjsonText.writeInteger(v, to: &w)
+                return String(decoding: w.written, as: UTF8.self)
+            }
+        }
+        var values: [Int64] = Array(-1_000...100_000) + [.min, .max, .min + 1, .max - 1]
+        var power: Int64 = 1
+        for _ in 0..<18 {
+            power *= 10
+            values += [power - 1, power, power + 1, -power]
+        }
+        let wrong = values.filter { text($0) != String($0) }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5).map { "\($0): \(text($0))" })")
+    }
+
+    /// The word compare of ``JSONLineScanner/equals(_:_:)`` against the literals the checks use,
+    /// on the literal, every one-byte change of it, and a byte more or less.
+    @Test func literalsAreComparedWholly() {
+        func equals(_ bytes: [UInt8], _ literal: StaticString) -> Bool {
+            bytes.withUnsafeBufferPointer { JSONLineScanner.equals($0, literal) }
+        }
+        let literals: [StaticString] = ["location", "optIn", "optOut", "notSet", "batch", "a", "abc", "abcd"]
+        for literal in literals {
+            let bytes = Array(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+            #expect(equals(bytes, literal), "\(literal)")
+            for k in bytes.indices {
+                var changed = bytes
+                changed[k] ^= 0x20
+                #expect(!equals(changed, literal), "\(literal), byte \(k)")
+            }
+            #expect(!equals(bytes + [0x20], literal) && !equals(Array(bytes.dropLast()), literal), "\(literal)")
+        }
+    }
+
     /// `floats.txt`: `orjson.dumps(x)` for doubles of every magnitude.
     @Test("floats are written as orjson writes them")
     func corpusFloats() throws {
