@@ -26,7 +26,8 @@ struct GeoRenderer {
     /// so that is the key; the session only chooses the slot.
     private struct Slot {
         var enrichment: Enrichment?
-        var geo: RenderedGeo?
+        /// Empty until the slot's first rendering.
+        var geo = RenderedGeo()
     }
 
     private var slots: [Slot]
@@ -49,16 +50,15 @@ struct GeoRenderer {
                             to out: inout [UInt8]) {
         let slot = Int(truncatingIfNeeded: session.stableHash) & (Self.cacheSlots - 1)
         slots.withUnsafeMutableBufferPointer { slots in
-            if slots[slot].enrichment != enrichment {
-                slots[slot].enrichment = enrichment
+            // through the slot's address: read as `slots[slot]`, the slot was copied whole (its
+            // enrichment and rendering, with their retains) to compare and to splice
+            let s = slots.baseAddress! + slot
+            if s.pointee.enrichment != enrichment {
+                s.pointee.enrichment = enrichment
                 // over the slot's old rendering, in its buffer: no allocation once the slot has one
-                if slots[slot].geo == nil {
-                    slots[slot].geo = RenderedGeo(enrichment, geofences: geofences)
-                } else {
-                    slots[slot].geo!.render(enrichment, geofences: geofences)
-                }
+                s.pointee.geo.render(enrichment, geofences: geofences)
             }
-            Splice.appendTail(slots[slot].geo!, ageMilliseconds: age, to: &out)
+            Splice.appendTail(s.pointee.geo, ageMilliseconds: age, to: &out)
         }
     }
 

@@ -119,8 +119,8 @@ struct RecordProcessor<Sessions: SessionDecisions> {
         switch checked.pointee {
         case .blank, .bad:
             return
-        case .record(let record, let session):
-            out.lines.append(processRecord(record, session, line, index, &out))
+        case .record(let read):
+            out.lines.append(processRecord(read.record, read.session, line, index, &out))
         case .records(let records, let sessions):
             out.lines.append(processRecords(records, sessions, line, index, &out))
         }

@@ -14,6 +14,9 @@ public struct RenderedGeo: Sendable, Hashable {
         render(geo, geofences: geofences)
     }
 
+    /// Nothing rendered yet: a buffer for ``render(_:geofences:)`` to fill.
+    package init() {}
+
     /// Renders `geo` in place of what this held, in the same buffer when it is large enough
     /// and not shared.
     ///
