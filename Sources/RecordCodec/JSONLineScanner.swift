@@ -505,6 +505,7 @@ struct JSONLineScanner {
 
     /// Checks the number at `start` (RFC 8259 grammar, and finite as a double); returns the
     /// index after it, or -1. Sets `integerSyntax` when it has neither fraction nor exponent.
+    @inline(__always)
     func scanNumber(_ start: Int, integerSyntax: inout Bool) -> Int {
         var i = start
         if at(i) == UInt8(ascii: "-") { i += 1 }
@@ -546,13 +547,23 @@ struct JSONLineScanner {
         integerSyntax = fractionEnd == integerEnd && exponentEnd == integerEnd
         // Below 10^308 nothing can overflow; only long integer parts or exponents need a look.
         if integerEnd - integerStart > 308 || exponentEnd > exponentStart {
-            let digits = DecimalDigits(p: p, integerStart: integerStart, integerEnd: integerEnd,
-                                       fractionStart: fractionStart, fractionEnd: fractionEnd,
-                                       exponentNegative: exponentNegative,
-                                       exponentStart: exponentStart, exponentEnd: exponentEnd)
-            if digits.overflowsDouble { return -1 }
+            if overflowsDouble(integerStart: integerStart, integerEnd: integerEnd,
+                               fractionStart: fractionStart, fractionEnd: fractionEnd,
+                               exponentNegative: exponentNegative, exponentStart: exponentStart,
+                               exponentEnd: exponentEnd) { return -1 }
         }
         return i
+    }
+
+    /// Whether a number with an exponent or a long integer part rounds to infinity: out of
+    /// ``scanNumber(_:integerSyntax:)``'s inlined body (rare in records).
+    @inline(never)
+    func overflowsDouble(integerStart: Int, integerEnd: Int, fractionStart: Int, fractionEnd: Int,
+                         exponentNegative: Bool, exponentStart: Int, exponentEnd: Int) -> Bool {
+        DecimalDigits(p: p, integerStart: integerStart, integerEnd: integerEnd,
+                      fractionStart: fractionStart, fractionEnd: fractionEnd,
+                      exponentNegative: exponentNegative,
+                      exponentStart: exponentStart, exponentEnd: exponentEnd).overflowsDouble
     }
 
     @inline(__always) static func isDigit(_ c: UInt8) -> Bool { c &- 48 < 10 }
