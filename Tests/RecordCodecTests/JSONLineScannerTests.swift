@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import RecordCodec
 
 /// The scanner's key recognition (compared a word at a time) and its inlined string path,
@@ -127,5 +128,48 @@ struct JSONLineScannerTests {
             }
         }
         #expect(checked == 24 * 6 * 3 * 2 * 11)
+    }
+
+    /// The flat-object shortcut of `skipNested` against the general walk, on random objects
+    /// (flat, nested, and each with one byte changed, dropped or added): where the shortcut
+    /// answers, the walk answers the same; and `skipNested` always answers as the walk does.
+    @Test func flatObjectShortcutAgreesWithTheGeneralWalk() {
+        let seed = testSeed("JSONLineScannerTests.flatObjectShortcutAgreesWithTheGeneralWalk")
+        var random = SplitMix64(seed: seed)
+        let values = [#""Home""#, "26.60", "1", "-0.5e3", "true", "false", "null", #""a\"b""#, #""é""#, "[]", "{}",
+                      #"{"k":1}"#, "[1,2]", "01", "1.", #""\u00""#, "tru"]
+        let spaces = ["", " ", "\t", "\n "]
+        let noise: [UInt8] = Array(#"{}[]",:0123456789.eE+- \tnulltruefalse"#.utf8) + [0x00, 0x1F, 0xC3, 0xFF]
+        var answered = 0, cases = 0
+        for _ in 0..<20_000 {
+            var text = "{" + spaces[Int(random.next() % 4)]
+            let members = Int(random.next() % 4)
+            for m in 0..<members {
+                if m > 0 { text += "," + spaces[Int(random.next() % 4)] }
+                text += #""k\#(m)""# + spaces[Int(random.next() % 4)] + ":" + spaces[Int(random.next() % 4)]
+                text += values[Int(random.next() % UInt64(values.count))] + spaces[Int(random.next() % 4)]
+            }
+            text += "}"
+            var bytes = Array(text.utf8)
+            switch random.next() % 4 {
+            case 0: bytes[Int(random.next() % UInt64(bytes.count))] = noise[Int(random.next() % UInt64(noise.count))]
+            case 1: bytes.remove(at: Int(random.next() % UInt64(bytes.count)))
+            case 2: bytes.insert(noise[Int(random.next() % UInt64(noise.count))], at: Int(random.next() % UInt64(bytes.count + 1)))
+            default: break
+            }
+            guard bytes.first == UInt8(ascii: "{") else { continue }
+            cases += 1
+            bytes.withUnsafeBufferPointer { b in
+                let scanner = JSONLineScanner(p: b.baseAddress!, n: b.count)
+                let general = scanner.skipNestedInGeneral(0)
+                if let flat = scanner.skipFlatObject(0) {
+                    answered += 1
+                    #expect(flat == general, "\(String(decoding: bytes, as: UTF8.self).debugDescription), seed 0x\(String(seed, radix: 16))")
+                }
+                #expect(scanner.skipNested(0) == general, "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
+            }
+        }
+        // both kinds met: objects the shortcut takes, and ones it leaves to the walk
+        #expect(answered > 1_000 && cases - answered > 1_000, "\(answered) of \(cases)")
     }
 }
