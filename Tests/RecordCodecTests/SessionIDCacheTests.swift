@@ -16,19 +16,20 @@ struct SessionIDCacheTests {
     func sameIDs() {
         let seed = testSeed("SessionIDCacheTests.sameIDs")
         var random = SplitMix64(seed: seed)
-        // lengths 1 to 40 (past the 32 bytes kept), ASCII and multi-byte characters, ids one
+        // lengths 1 to 56 (past the 48 bytes kept), ASCII and multi-byte characters, ids one
         // byte apart, and the empty bytes of a key's padding as a character
         let alphabet: [String] = ["a", "b", "s", "-", "0", "9", "é", "日", "\u{0}", "🙂"]
         var pool: [String] = []
         for _ in 0..<(3 * SessionIDCache.slotCount) {
-            let length = Int(random.next() % 40) + 1
+            let length = Int(random.next() % 56) + 1
             pool.append(String((0..<length).map { _ in Character(alphabet[Int(random.next() % UInt64(alphabet.count))]) }))
         }
         pool += (0..<500).map { "s-\($0)" } + (0..<500).map { "s-\($0)\u{0}" }
         // the clickstream SDK's form, ids that differ only in their last bytes: in each word of
-        // the key in turn (bytes 0-7, 8-15, 16-23, 24-31) and past it
+        // the key in turn (bytes 0-7, 8-15, …, 40-47) and past it, and UUIDs
         pool += (0..<300).map { "0E6614B7-20251127-\(String(1_000_000_000 + $0).dropFirst())" }
-        for k in [0, 8, 16, 24, 32] {
+        pool += (0..<300).map { "8F14E45F-CEEA-467A-9575-\(String(1_000_000_000_000 + $0).dropFirst())" }
+        for k in [0, 8, 16, 24, 32, 40, 48] {
             pool += (0..<50).map { String(repeating: "x", count: k) + "\($0 % 10)" + String(repeating: "y", count: 3) }
         }
         var cache = SessionIDCache()
