@@ -81,8 +81,6 @@ struct LineReader: Sendable {
     func read(_ line: UnsafeBufferPointer<UInt8>, sessionIDs: inout SessionIDCache) -> CheckedLine {
         guard sdkParser == nil else { return read(line) }
         if RecordParser.isBlank(line) { return .blank }
-        // the outcome taken out of the pair first: a switch over the pair copied the record
-        // through the runtime's generic tuple copy (40 instructions a line, callgrind)
         let (outcome, session) = parser.parse(line, sessionIDs: &sessionIDs)
         switch outcome {
         case .record(let record): return .record(SessionRecord(record: record, session: session!))  // a record has its id
