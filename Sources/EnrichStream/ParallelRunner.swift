@@ -127,8 +127,7 @@ final class ParallelRunner {
                                                stateOf: n + Self.stateAhead < count ? hashes[Int(order[n + Self.stateAhead])] : 0)
                             let j = Int(order[n])
                             let i = chunk.first + j
-                            // borrowed in place: `chunk.lines[j]` was a copy of the line's record
-                            // (an outlined copy of the enum and its retains, 90 instructions a line)
+                            // the line read where the chunk keeps it (see RecordProcessor.process)
                             processor.process(checked.baseAddress! + j, line: bytes.line(lines[i]), index: Int32(i), into: &output)
                         }
                     }
