@@ -20,7 +20,7 @@ enum OrjsonText {
 
     /// The decimal digits of 0 to 99, two by two: `writeUnsigned` writes two digits a step (a
     /// division by 100 where it divided by 10 per digit: the ages and timestamps of the
-    /// rendered tails, about 40 instructions a line of the benchmark stream, callgrind).
+    /// rendered tails, 20 instructions a line of the benchmark stream fewer, callgrind).
     private static let digitPairs: StaticString = """
         00010203040506070809101112131415161718192021222324252627282930313233343536373839\
         40414243444546474849505152535455565758596061626364656667686970717273747576777879\
