@@ -58,6 +58,22 @@ struct SessionIDCacheTests {
         }
     }
 
+    @Test("a stream of ever new ids turns the table off, and ids seen again turn it back on")
+    func bypass() {
+        var cache = SessionIDCache()
+        // two windows of ids never seen again: the first window with too few hits turns it off
+        for n in 0..<(2 * 4_096) { #expect(Self.id(&cache, "new-\(n)").rawValue == "new-\(n)") }
+        #expect(cache.isBypassed)
+        // ids still right while it is off; 16 windows later it tries again, and a few sessions
+        // seen over and over keep it on
+        for n in 0..<(17 * 4_096 + 10) {
+            let text = "s-\(n % 10)"
+            #expect(Self.id(&cache, text).rawValue == text)
+        }
+        for n in 0..<(3 * 4_096) { _ = Self.id(&cache, "s-\(n % 10)") }
+        #expect(!cache.isBypassed)
+    }
+
     @Test("the parser's cached path gives the public path's record and the id of its session_id")
     func parserPaths() {
         let lines = [
