@@ -1,11 +1,5 @@
 import GeoModel
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The ``SessionID``s a reader made lately, by their bytes, so that a line of a session seen
 /// before gets its id (its `String` and its ``SessionID/stableHash``) without making them again.
 ///
