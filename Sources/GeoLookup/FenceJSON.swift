@@ -681,47 +681,14 @@ enum FenceJSON {
 
         @inline(__always) func isDigit(_ b: UInt8) -> Bool { b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9") }
 
-        /// The usual coordinate, `-ddd.ddddddddddddddd` (1-7 digits before the point, 1-15
-        /// after it, at most 19 in all, no exponent), read a word at a time: the integer's
-        /// digits, the fraction's first eight and the rest each by one count of leading digits
-        /// and one SWAR conversion, where ``number()``'s digit-by-digit checks cost about 280
-        /// instructions a number of 16-17 digits (callgrind, 20,000 fences). Nil, having read
-        /// nothing, for any other number (``number()`` reads it, and refuses what is wrong)
-        /// and within 25 bytes of the end. The double is the same conversion's of the same
-        /// mantissa and exponent as ``number()``'s, so the same.
+        /// The usual coordinate, `-ddd.ddddddddddddddd`, a word at a time
+        /// (``GeoModel/JSONNumber/plainDecimal(_:at:count:)``, shared with the record codec),
+        /// where ``number()``'s digit-by-digit checks cost about 280 instructions a number of
+        /// 16-17 digits (callgrind, 20,000 fences). Nil, having read nothing, for any other
+        /// number (``number()`` reads it, and refuses what is wrong).
         @inline(__always)
         private mutating func decimal() -> Double? {
-            var k = i
-            let negative = bytes[k] == UInt8(ascii: "-")
-            if negative { k &+= 1 }
-            guard k &+ 25 <= count else { return nil }
-            let raw = UnsafeRawPointer(bytes)
-            let w0 = raw.loadUnaligned(fromByteOffset: k, as: UInt64.self)
-            let whole = JSONNumber.leadingDigits(w0)
-            // a leading zero is refused by number() (but 0 alone is a number)
-            guard whole > 0, whole < 8, whole == 1 || bytes[k] != UInt8(ascii: "0"),
-                  bytes[k &+ whole] == UInt8(ascii: ".") else { return nil }
-            let f = k &+ whole &+ 1
-            let w1 = raw.loadUnaligned(fromByteOffset: f, as: UInt64.self)
-            let first = JSONNumber.leadingDigits(w1)
-            guard first > 0 else { return nil }
-            var fraction: UInt64, digits: Int
-            if first < 8 {
-                fraction = JSONNumber.firstDigits(w1, count: first)
-                digits = first
-            } else {
-                let w2 = raw.loadUnaligned(fromByteOffset: f &+ 8, as: UInt64.self)
-                let rest = JSONNumber.leadingDigits(w2)
-                guard rest < 8 else { return nil }
-                fraction = JSONNumber.digitsValue(w1)
-                if rest > 0 { fraction = fraction &* JSONNumber.smallPowerOfTen(rest) &+ JSONNumber.firstDigits(w2, count: rest) }
-                digits = 8 &+ rest
-            }
-            let end = f &+ digits
-            guard whole &+ digits <= 19, bytes[end] != UInt8(ascii: "e"), bytes[end] != UInt8(ascii: "E") else { return nil }
-            // below 10^19: fits 64 bits
-            let mantissa = JSONNumber.firstDigits(w0, count: whole) &* JSONNumber.smallPowerOfTen(digits) &+ fraction
-            guard let value = JSONNumber.double(mantissa: mantissa, timesTenToThe: -digits, negative: negative) else { return nil }
+            guard let (value, end) = JSONNumber.plainDecimal(bytes, at: i, count: count) else { return nil }
             i = end
             return value
         }

@@ -32,6 +32,14 @@ struct ByteWriter {
         count += bytes.count
     }
 
+    /// Counts `n` bytes as written and returns where they go, for the caller to fill (digits
+    /// made from the last one back, without a buffer to copy them from).
+    @inline(__always) mutating func advance(by n: Int) -> UnsafeMutablePointer<UInt8> {
+        assert(count + n <= capacity)
+        defer { count += n }
+        return base + count
+    }
+
     /// Writes the low `count` bytes of `word`, the lowest first (at most 8).
     @inline(__always) mutating func write(word: UInt64, count n: Int) {
         assert(n <= 8 && count + n <= capacity)

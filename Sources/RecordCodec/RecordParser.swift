@@ -236,7 +236,7 @@ struct RecordFields {
 
     @inline(__always)
     func number(_ slot: ValueSlot) -> JSONNumber {
-        JSONNumber.read(scanner.p, from: slot.start, to: slot.end, integerSyntax: slot.flag)
+        JSONNumber.read(scanner.p, from: slot.start, to: slot.end, integerSyntax: slot.flag, readableTo: scanner.n)
     }
 
     /// `-limit <= value <= limit`, compared exactly as Python compares an int or a float.

@@ -98,9 +98,12 @@ struct SpliceTests {
             }
         }
         var values: [Double] = [0.1 + 0.2, 1e-4, 9.999999999999999e14, 1e15, 123456789012345.0, 0.30000000000000004]
-        for _ in 0..<100_000 {
+        for _ in 0..<200_000 {
             let r = next()
-            switch r % 4 {
+            switch r % 5 {
+            case 4:  // decimals of 1-15 digits, 0-19 of them after the point
+                let digits = 1 + Int((r >> 8) % 15)
+                values.append(Double((r >> 20) % UInt64(pow(10, Double(digits)))) / pow(10, Double((r >> 4) % 20)))
             case 0: values.append(Double(Int64(r >> 20) % 180_000_000) / 1_000_000)  // 6-decimal coordinates
             case 1: values.append(Double((r >> 40) % 2000) / 10)                       // accuracies like 12.5
             case 2: values.append(Double(bitPattern: next() & 0x7FFF_FFFF_FFFF_FFFF))  // any finite double
