@@ -108,9 +108,9 @@ final class BatchWriter {
             self.pieces = pieces
         }
         for chunk in chunks {
-            for j in chunk.lines.indices {
+            for j in chunk.kinds.indices {
                 let i = chunk.first + j
-                switch chunk.lines[j] {
+                switch chunk.kinds[j] {
                 case .blank:
                     continue
                 case .record, .records:

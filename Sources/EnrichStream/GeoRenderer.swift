@@ -44,9 +44,9 @@ struct GeoRenderer {
         self.geofences = geofences
     }
 
-    /// Appends the tail of `record`'s line enriched with `enrichment` seen `age` milliseconds
+    /// Appends the tail of a record's line enriched with `enrichment` seen `age` milliseconds
     /// after its fix: `,"geo":{…}}` (``Splice/appendTail(_:ageMilliseconds:to:)``).
-    mutating func writeTail(record: ParsedRecord, session: SessionID, enrichment: Enrichment, age: Int64,
+    mutating func writeTail(session: SessionID, enrichment: Enrichment, age: Int64,
                             to out: inout [UInt8]) {
         let slot = Int(truncatingIfNeeded: session.stableHash) & (Self.cacheSlots - 1)
         slots.withUnsafeMutableBufferPointer { slots in

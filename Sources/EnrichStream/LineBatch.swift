@@ -80,11 +80,7 @@ final class LineBatch {
         endsBurst = false
         lines.removeAll(keepingCapacity: true)
         // the records' ids and outputs are let go now, not when the batch is next decided
-        for i in chunks.indices {
-            chunks[i].lines.removeAll(keepingCapacity: true)
-            chunks[i].routes.removeAll(keepingCapacity: true)
-            chunks[i].hashes.removeAll(keepingCapacity: true)
-        }
+        for i in chunks.indices { chunks[i].removeAll() }
         for i in outputs.indices { outputs[i].removeAll() }
     }
 

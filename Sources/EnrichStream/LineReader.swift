@@ -11,31 +11,18 @@ enum CheckedLine: Sendable {
     case record(SessionRecord)
     /// An SDK payload's records and their sessions, in order (an EQWorks batch may hold several,
     /// or none).
-    case records([SDKRecord], [SessionID])
-
-    /// The session whose partition decides the line: the record's, or an SDK line's first
-    /// record's (a format whose lines mix sessions is decided in one partition).
-    var session: SessionID? {
-        switch self {
-        case .blank, .bad: nil
-        case .record(let line): line.session
-        case .records(_, let sessions): sessions.first
-        }
-    }
-
-    /// The ``SessionID/stableHash`` of ``session``, without copying the id.
-    var sessionHash: UInt64? {
-        switch self {
-        case .blank, .bad: nil
-        case .record(let line): line.session.stableHash
-        case .records(_, let sessions): sessions.first?.stableHash
-        }
-    }
+    case records(SDKPayload)
 }
 
-/// A canonical record and its session's id: one struct, not a pair, as ``CheckedLine``'s
-/// payload, because a pair payload was copied out of the enum through the runtime's generic
-/// tuple copy (`tuple_initializeWithCopy`, about 150 instructions a line, callgrind).
+/// An SDK payload line's records and their sessions, in order.
+struct SDKPayload: Sendable {
+    let records: [SDKRecord]
+    let sessions: [SessionID]
+}
+
+/// A canonical record and its session's id: one struct, not a pair, because a pair payload
+/// was copied out of ``CheckedLine`` through the runtime's generic tuple copy
+/// (`tuple_initializeWithCopy`, about 150 instructions a line, callgrind).
 struct SessionRecord: Sendable {
     let record: ParsedRecord
     let session: SessionID
@@ -63,7 +50,7 @@ struct LineReader: Sendable {
             switch sdkParser.parse(line) {
             case .records(let records):
                 // the parser guarantees non-empty ids
-                return .records(records, records.map { SessionID($0.record.sessionID)! })
+                return .records(SDKPayload(records: records, sessions: records.map { SessionID($0.record.sessionID)! }))
             case .bad(let reason):
                 return .bad(reason)
             }

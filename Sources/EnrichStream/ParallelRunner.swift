@@ -117,7 +117,7 @@ final class ParallelRunner {
             }
             partitions[p].processor.withLock { processor in
                 for chunk in parsed {
-                    chunk.withLines(of: p) { order, hashes, checked in
+                    chunk.withLines(of: p) { order, hashes, kinds, records, payloads in
                         // a large session table's cache misses, hidden behind the records before:
                         // a session's index slot is asked for `slotAhead` records ahead, its
                         // state `stateAhead` records ahead
@@ -127,8 +127,15 @@ final class ParallelRunner {
                                                stateOf: n + Self.stateAhead < count ? hashes[Int(order[n + Self.stateAhead])] : 0)
                             let j = Int(order[n])
                             let i = chunk.first + j
-                            // the line read where the chunk keeps it (see RecordProcessor.process)
-                            processor.process(checked.baseAddress! + j, line: bytes.line(lines[i]), index: Int32(i), into: &output)
+                            // the record read where the chunk keeps it
+                            switch kinds[j] {
+                            case .blank, .bad:
+                                continue
+                            case .record(let r):
+                                processor.process(records.baseAddress! + Int(r), line: bytes.line(lines[i]), index: Int32(i), into: &output)
+                            case .records(let r):
+                                processor.process(payloads.baseAddress! + Int(r), line: bytes.line(lines[i]), index: Int32(i), into: &output)
+                            }
                         }
                     }
                 }
@@ -158,13 +165,36 @@ final class ParallelRunner {
     }
 }
 
+/// What a line of a ``ParsedChunk`` is: plain data, its records kept beside it in the chunk.
+enum LineKind: Sendable {
+    /// Only white space.
+    case blank
+    /// A bad line, with its reason.
+    case bad(BadLineReason)
+    /// A canonical record: ``ParsedChunk/records``' element at this index.
+    case record(Int32)
+    /// An SDK payload's records: ``ParsedChunk/payloads``' element at this index.
+    case records(Int32)
+}
+
 /// A range of a batch's lines, read: the lines from ``first`` on, each one's partition, and
 /// the lines of each partition.
+///
+/// A line's kind is plain data, and its record lies in an array of records: as a
+/// ``CheckedLine`` enum per line, each record (two strings, the record's id and its session's)
+/// was copied into the array and destroyed there, copied again where the decision bound it
+/// and destroyed again, and copied once more where the writer switched over the line; these
+/// retains, releases and outlined copies were about 230 instructions a line of the benchmark
+/// stream (callgrind). Now each record is moved in once, read in place, and destroyed once.
 struct ParsedChunk: Sendable {
     /// The index in the batch of the chunk's first line.
     var first = 0
     /// One per line.
-    var lines: [CheckedLine] = []
+    var kinds: [LineKind] = []
+    /// The canonical records, in input order (``LineKind/record(_:)`` indexes them).
+    var records: [SessionRecord] = []
+    /// The SDK payloads, in input order (``LineKind/records(_:)`` indexes them).
+    var payloads: [SDKPayload] = []
     /// One per line: the partition of the line's session (0 for blank and bad lines). It
     /// follows from the line's hash in `hashes`; kept because the counting sort and the writer
     /// read it for every line, a byte where the hash would cost a division.
@@ -172,25 +202,45 @@ struct ParsedChunk: Sendable {
     /// One per line: the ``SessionID/stableHash`` of the line's session (0 for blank and bad
     /// lines), for the session table's prefetch.
     var hashes: [UInt64] = []
-    /// The chunk's lines (indices in ``lines``) grouped by partition, in input order within
+    /// The chunk's lines (indices in ``kinds``) grouped by partition, in input order within
     /// each: partition `p`'s are `byPartition[starts[p]..<starts[p + 1]]`. Each partition
     /// visits only its own lines; when every partition walked all the routes, a line cost
     /// as many tests as there are partitions.
     private var byPartition: [Int32] = []
     private var starts: [Int32] = []
 
+    /// Empties the chunk, keeping its storage (the records' ids are let go now).
+    mutating func removeAll() {
+        kinds.removeAll(keepingCapacity: true)
+        records.removeAll(keepingCapacity: true)
+        payloads.removeAll(keepingCapacity: true)
+        routes.removeAll(keepingCapacity: true)
+        hashes.removeAll(keepingCapacity: true)
+    }
+
     /// Reads `range` of the batch's lines, replacing what the chunk held.
     mutating func read(_ spans: [LineSpan], range: Range<Int>, bytes: SharedBytes, reader: LineReader,
                        sessionIDs: inout SessionIDCache, partitions: Int) {
         first = range.lowerBound
-        lines.removeAll(keepingCapacity: true)
-        routes.removeAll(keepingCapacity: true)
-        hashes.removeAll(keepingCapacity: true)
+        removeAll()
         for i in range {
             let span = spans[i]
-            let checked: CheckedLine = span.isCut ? .bad(.lineTooLong) : reader.read(bytes.line(span), sessionIDs: &sessionIDs)
-            let hash = checked.sessionHash
-            lines.append(checked)
+            var hash: UInt64? = nil
+            // each record moved into its array, not copied
+            switch span.isCut ? .bad(.lineTooLong) : reader.read(bytes.line(span), sessionIDs: &sessionIDs) {
+            case .blank:
+                kinds.append(.blank)
+            case .bad(let reason):
+                kinds.append(.bad(reason))
+            case .record(let record):
+                hash = record.session.stableHash
+                kinds.append(.record(Int32(truncatingIfNeeded: records.count)))
+                records.append(record)
+            case .records(let payload):
+                hash = payload.sessions.first?.stableHash
+                kinds.append(.records(Int32(truncatingIfNeeded: payloads.count)))
+                payloads.append(payload)
+            }
             routes.append(hash.map { Self.partition(ofHash: $0, among: partitions) } ?? 0)
             hashes.append(hash ?? 0)
         }
@@ -218,15 +268,19 @@ struct ParsedChunk: Sendable {
         }
     }
 
-    /// Calls `body` with the indices in ``lines`` of partition `p`'s lines, in input order
-    /// (blank and bad lines are partition 0's: ``RecordProcessor`` passes over them), and the
-    /// ``hashes`` and ``lines`` of all the chunk's lines.
-    func withLines<R>(of p: Int, _ body: (UnsafeBufferPointer<Int32>, UnsafeBufferPointer<UInt64>,
-                                          UnsafeBufferPointer<CheckedLine>) -> R) -> R {
+    /// Calls `body` with the indices in ``kinds`` of partition `p`'s lines, in input order
+    /// (blank and bad lines are partition 0's: the caller passes over them), the ``hashes``
+    /// and ``kinds`` of all the chunk's lines, and the chunk's ``records`` and ``payloads``.
+    func withLines<R>(of p: Int, _ body: (UnsafeBufferPointer<Int32>, UnsafeBufferPointer<UInt64>, UnsafeBufferPointer<LineKind>,
+                                          UnsafeBufferPointer<SessionRecord>, UnsafeBufferPointer<SDKPayload>) -> R) -> R {
         byPartition.withUnsafeBufferPointer { all in
             hashes.withUnsafeBufferPointer { hashes in
-                lines.withUnsafeBufferPointer { lines in
-                    body(UnsafeBufferPointer(rebasing: all[Int(starts[p])..<Int(starts[p + 1])]), hashes, lines)
+                kinds.withUnsafeBufferPointer { kinds in
+                    records.withUnsafeBufferPointer { records in
+                        payloads.withUnsafeBufferPointer { payloads in
+                            body(UnsafeBufferPointer(rebasing: all[Int(starts[p])..<Int(starts[p + 1])]), hashes, kinds, records, payloads)
+                        }
+                    }
                 }
             }
         }

@@ -72,15 +72,21 @@ struct RecordProcessor<Sessions: SessionDecisions> {
     /// rules or, for an event, the session's live location. An accepted fix's geofence
     /// transitions are left in ``transitions`` (see ``handOnTransitions(line:to:)``).
     mutating func decide(_ record: ParsedRecord, session: SessionID) -> RecordDecision {
-        let consent = record.consent
-        if let parsed = record.fix {
-            switch sessions.ingest(Self.fix(parsed, at: record.timestamp), session: session, consent: consent,
+        decide(fix: record.fix, timestamp: record.timestamp, consent: record.consent, session: session)
+    }
+
+    /// ``decide(_:session:)`` of a record's fields (plain values: the record itself, with its
+    /// id's `String`, is not copied to pass them).
+    @inline(__always)
+    mutating func decide(fix parsed: ParsedFix?, timestamp: Int64, consent: Consent?, session: SessionID) -> RecordDecision {
+        if let parsed {
+            switch sessions.ingest(Self.fix(parsed, at: timestamp), session: session, consent: consent,
                                    transitions: &transitions) {
             case .accepted(let enrichment): return .accepted(enrichment)
             case .rejected(let reason): return .rejected(reason)
             }
         }
-        if let attachment = sessions.attach(session: session, at: Timestamp(milliseconds: record.timestamp),
+        if let attachment = sessions.attach(session: session, at: Timestamp(milliseconds: timestamp),
                                          consent: consent) {
             return .attached(attachment)
         }
@@ -99,7 +105,7 @@ struct RecordProcessor<Sessions: SessionDecisions> {
 
     /// Decides a checked line's records and appends what it gives to `out`: one
     /// ``DecidedLine`` for a line with records, nothing for a blank or bad line (the writer
-    /// reports bad lines itself, from the ``CheckedLine``).
+    /// reports bad lines itself).
     ///
     /// - Parameters:
     ///   - checked: the line as ``LineReader`` read it.
@@ -108,48 +114,58 @@ struct RecordProcessor<Sessions: SessionDecisions> {
     ///   - out: the partition's output of the batch.
     mutating func process(_ checked: CheckedLine, line: UnsafeBufferPointer<UInt8>, index: Int32,
                           into out: inout ProcessorOutput) {
-        withUnsafePointer(to: checked) { process($0, line: line, index: index, into: &out) }
-    }
-
-    /// ``process(_:line:index:into:)`` of the line at `checked`, where the runner keeps it: read
-    /// in place, not passed by value out of the runner's array, which copied the whole enum
-    /// first. (The record itself is still copied where the switch binds it. Net, 29 fewer
-    /// instructions a line of the benchmark stream, callgrind.)
-    mutating func process(_ checked: UnsafePointer<CheckedLine>, line: UnsafeBufferPointer<UInt8>, index: Int32,
-                          into out: inout ProcessorOutput) {
-        switch checked.pointee {
+        switch checked {
         case .blank, .bad:
             return
         case .record(let read):
-            out.lines.append(processRecord(read.record, read.session, line, index, &out))
-        case .records(let records, let sessions):
-            out.lines.append(processRecords(records, sessions, line, index, &out))
+            withUnsafePointer(to: read) { process($0, line: line, index: index, into: &out) }
+        case .records(let payload):
+            withUnsafePointer(to: payload) { process($0, line: line, index: index, into: &out) }
         }
     }
 
+    /// ``process(_:line:index:into:)`` of a canonical record, read where the runner's chunk
+    /// keeps it (``ParsedChunk/records``). Its fields are passed, not the record: a record
+    /// passed from memory to a mutating method is copied first, its id's `String` retained and
+    /// released (about 90 instructions a line, callgrind).
+    mutating func process(_ read: UnsafePointer<SessionRecord>, line: UnsafeBufferPointer<UInt8>, index: Int32,
+                          into out: inout ProcessorOutput) {
+        out.lines.append(processRecord(fix: read.pointee.record.fix, timestamp: read.pointee.record.timestamp,
+                                       consent: read.pointee.record.consent,
+                                       closingBrace: read.pointee.record.closingBraceOffset,
+                                       session: read.pointee.session, line, index, &out))
+    }
+
+    /// ``process(_:line:index:into:)`` of an SDK payload, read where the runner's chunk keeps it.
+    mutating func process(_ payload: UnsafePointer<SDKPayload>, line: UnsafeBufferPointer<UInt8>, index: Int32,
+                          into out: inout ProcessorOutput) {
+        out.lines.append(processRecords(payload.pointee.records, payload.pointee.sessions, line, index, &out))
+    }
+
     /// A canonical line: `,"geo":{…}` spliced before its final `}`.
-    private mutating func processRecord(_ record: ParsedRecord, _ session: SessionID, _ line: UnsafeBufferPointer<UInt8>,
+    private mutating func processRecord(fix: ParsedFix?, timestamp: Int64, consent: Consent?, closingBrace: Int,
+                                        session: SessionID, _ line: UnsafeBufferPointer<UInt8>,
                                         _ index: Int32, _ out: inout ProcessorOutput) -> DecidedLine {
-        let decision = decide(record, session: session)
+        let decision = decide(fix: fix, timestamp: timestamp, consent: consent, session: session)
         if collectsDecisions { out.decisions.append(decision) }
         handOnTransitions(line: index, to: &out)
         let start = out.bytes.count
         switch decision {
         case .accepted(let enrichment):
-            renderer.writeTail(record: record, session: session, enrichment: enrichment, age: 0, to: &out.bytes)
+            renderer.writeTail(session: session, enrichment: enrichment, age: 0, to: &out.bytes)
             if collectsAccepted { out.accepted.append(AcceptedFix(line: index, session: session, enrichment: enrichment)) }
         case .rejected(let reason):
             guard emitRejected else { return DecidedLine(outcome: decision.outcome, output: .none) }
             GeoRenderer.writeRejectedTail(reason: reason, to: &out.bytes)
         case .attached(let attachment):
-            renderer.writeTail(record: record, session: session, enrichment: attachment.enrichment,
+            renderer.writeTail(session: session, enrichment: attachment.enrichment,
                                age: attachment.ageMilliseconds, to: &out.bytes)
         case .unattached:
             return DecidedLine(outcome: decision.outcome, output: .input)
         }
         let count = out.bytes.count - start
         out.bytes.append(0x0A)
-        return DecidedLine(outcome: decision.outcome, output: .written, prefix: Int32(record.closingBraceOffset),
+        return DecidedLine(outcome: decision.outcome, output: .written, prefix: Int32(closingBrace),
                            start: Int32(start), count: Int32(count))
     }
 
