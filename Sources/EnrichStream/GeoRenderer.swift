@@ -16,7 +16,12 @@ import RecordCodec
 /// here hashed every id again (SipHash, `Hasher._seed`, `find` and `_finalize` were 3.2 % of
 /// the 1 M-line stream's samples); two sessions that share a slot only render more often, the
 /// output is the same. Its memory is fixed: the slots, and one rendering buffer each, which a
-/// slot renders over (``RenderedGeo/render(_:geofences:)``) rather than allocating anew.
+/// slot renders over rather than allocating anew.
+///
+/// The slots and their buffers are plain memory that ``Slots`` owns, not arrays: a rendering
+/// kept as a `[UInt8]` was retained and released twice on each line it was spliced into (read
+/// from memory and passed on, as Swift must copy it), atomic operations that were most of the
+/// runtime's 7 % of `enrich`'s samples (perf, one worker).
 ///
 /// With many more live sessions than slots (a million), most events find their session's
 /// rendering gone and render again: in the growth benchmark's million-session stream, more
@@ -24,42 +29,76 @@ import RecordCodec
 struct GeoRenderer {
     /// A rendering and the enrichment it renders. The rendering depends on the enrichment alone,
     /// so that is the key; the session only chooses the slot.
-    private struct Slot {
+    fileprivate struct Slot {
         var enrichment: Enrichment?
-        /// Empty until the slot's first rendering.
-        var geo = RenderedGeo()
+        /// The rendering (``RecordCodec/RenderedGeo/render(_:geofences:_:)``'s text), `count`
+        /// bytes of a buffer of `capacity`; nil until the slot's first rendering.
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var capacity = 0
+        var count = 0
+        /// Where the `age_ms` value goes in the rendering.
+        var ageOffset = 0
     }
 
-    private var slots: [Slot]
+    /// The slots and their buffers, freed with it.
+    fileprivate final class Slots {
+        let base: UnsafeMutablePointer<Slot>
+
+        init() {
+            base = .allocate(capacity: GeoRenderer.cacheSlots)
+            base.initialize(repeating: Slot(), count: GeoRenderer.cacheSlots)
+        }
+
+        deinit {
+            for i in 0..<GeoRenderer.cacheSlots { base[i].bytes?.deallocate() }
+            base.deinitialize(count: GeoRenderer.cacheSlots)
+            base.deallocate()
+        }
+    }
+
+    /// Shared by copies of the renderer until one of them writes: it then takes slots of its
+    /// own (empty: a cache), so that a copy never writes into another's.
+    private var slots = Slots()
     /// The fence set's table, when enrichments carry fence lists.
     private let geofences: GeofenceListTable?
-    /// Slots of the cache, per partition: a power of two. A slot in use costs about 350 bytes
-    /// (the enrichment, and a buffer as long as its rendering, about 230 bytes without fences);
-    /// 2,048 per partition keep the benchmark stream's 2,000 sessions (spread over the
-    /// partitions) with few collisions.
+    /// Slots of the cache, per partition: a power of two. A slot in use costs about 300 bytes
+    /// (the enrichment, and a buffer a little longer than its rendering, about 230 bytes
+    /// without fences); 2,048 per partition keep the benchmark stream's 2,000 sessions (spread
+    /// over the partitions) with few collisions.
     static let cacheSlots = 1 << 11
 
     init(geofences: GeofenceListTable? = nil) {
-        slots = Array(repeating: Slot(), count: Self.cacheSlots)
         self.geofences = geofences
     }
 
     /// Appends the tail of a record's line enriched with `enrichment` seen `age` milliseconds
     /// after its fix: `,"geo":{…}}` (``Splice/appendTail(_:ageMilliseconds:to:)``).
-    mutating func writeTail(session: SessionID, enrichment: Enrichment, age: Int64,
-                            to out: inout [UInt8]) {
-        let slot = Int(truncatingIfNeeded: session.stableHash) & (Self.cacheSlots - 1)
-        slots.withUnsafeMutableBufferPointer { slots in
-            // through the slot's address: read as `slots[slot]`, the slot was copied whole (its
-            // enrichment and rendering, with their retains) to compare and to splice
-            let s = slots.baseAddress! + slot
-            if s.pointee.enrichment != enrichment {
-                s.pointee.enrichment = enrichment
-                // over the slot's old rendering, in its buffer: no allocation once the slot has one
-                s.pointee.geo.render(enrichment, geofences: geofences)
+    mutating func writeTail(session: SessionID, enrichment: Enrichment, age: Int64, to out: inout [UInt8]) {
+        if !isKnownUniquelyReferenced(&slots) { slots = Slots() }
+        let s = slots.base + (Int(truncatingIfNeeded: session.stableHash) & (Self.cacheSlots - 1))
+        if s.pointee.enrichment != enrichment {
+            s.pointee.enrichment = enrichment
+            // over the slot's old rendering, in its buffer: no allocation once the slot has one
+            RenderedGeo.render(enrichment, geofences: geofences) { text, ageOffset in
+                if text.count > s.pointee.capacity {
+                    s.pointee.bytes?.deallocate()
+                    // a little room, so that a slightly longer rendering later fits
+                    let capacity = (text.count + 63) & ~63
+                    s.pointee.bytes = .allocate(capacity: capacity)
+                    s.pointee.capacity = capacity
+                }
+                s.pointee.bytes!.update(from: text.baseAddress!, count: text.count)
+                s.pointee.count = text.count
+                s.pointee.ageOffset = ageOffset
             }
-            Splice.appendTail(s.pointee.geo, ageMilliseconds: age, to: &out)
         }
+        Splice.appendTail(UnsafeBufferPointer(start: s.pointee.bytes!, count: s.pointee.count), ageOffset: s.pointee.ageOffset,
+                          ageMilliseconds: age, to: &out)
+    }
+
+    /// The enrichment whose rendering `session`'s slot holds (for tests).
+    func cachedEnrichment(session: SessionID) -> Enrichment? {
+        slots.base[Int(truncatingIfNeeded: session.stableHash) & (Self.cacheSlots - 1)].enrichment
     }
 
     /// Appends the tail of a rejected fix's line: `,"rejected":"<reason>"}`.

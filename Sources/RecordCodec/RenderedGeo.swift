@@ -28,14 +28,26 @@ public struct RenderedGeo: Sendable, Hashable {
     /// rather than the bound a writer needs (``Splice/capacity``, 512): the renderer's slots
     /// take half the memory, and half the cache lines.
     public mutating func render(_ geo: Enrichment, geofences: GeofenceListTable? = nil) {
+        Self.render(geo, geofences: geofences) { text, ageOffset in
+            self.ageOffset = ageOffset
+            bytes.removeAll(keepingCapacity: true)
+            bytes.append(contentsOf: text)
+        }
+    }
+
+    /// Renders `geo`, all but its `age_ms`, on the stack, and calls `body` with the text and
+    /// where the `age_ms` value goes in it: for a cache that keeps renderings in memory of its
+    /// own (the stream's ``GeoRenderer``).
+    @inline(__always)
+    package static func render(_ geo: Enrichment, geofences: GeofenceListTable?,
+                               _ body: (_ text: UnsafeBufferPointer<UInt8>, _ ageOffset: Int) -> Void) {
         let array = Splice.geofenceArray(geo, geofences)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Splice.capacity(geofences: array)) { buffer in
             var writer = ByteWriter(buffer)
             Splice.writeHead(geo, to: &writer)
-            ageOffset = writer.count
+            let ageOffset = writer.count
             Splice.writeTail(geo, geofences: array, to: &writer)
-            bytes.removeAll(keepingCapacity: true)
-            bytes.append(contentsOf: writer.written)
+            body(writer.written, ageOffset)
         }
     }
 }

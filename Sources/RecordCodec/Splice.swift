@@ -64,16 +64,22 @@ public enum Splice {
     ///   - ageMilliseconds: milliseconds from the fix to this record (0 on the fix itself).
     ///   - output: the buffer to append to.
     public static func appendTail(_ geo: RenderedGeo, ageMilliseconds: Int64, to output: inout [UInt8]) {
+        geo.bytes.withUnsafeBufferPointer { appendTail($0, ageOffset: geo.ageOffset, ageMilliseconds: ageMilliseconds, to: &output) }
+    }
+
+    /// ``appendTail(_:ageMilliseconds:to:)`` of a rendering held as bytes (``RenderedGeo/render(_:geofences:_:)``'s
+    /// text, `ageOffset` where its `age_ms` value goes).
+    @inline(__always)
+    package static func appendTail(_ rendered: UnsafeBufferPointer<UInt8>, ageOffset: Int, ageMilliseconds: Int64,
+                                   to output: inout [UInt8]) {
         // written in place, in one append: the age's digits through a temporary buffer and three
         // appends cost about 140 instructions an enriched line, beside the copy itself (callgrind)
-        output.append(addingCapacity: geo.bytes.count + 20) { tail in
+        output.append(addingCapacity: rendered.count + 20) { tail in
             tail.withUnsafeMutableBufferPointer { buffer, count in
                 var writer = ByteWriter(UnsafeMutableBufferPointer(rebasing: buffer[count...]))
-                geo.bytes.withUnsafeBufferPointer { bytes in
-                    writer.write(UnsafeBufferPointer(rebasing: bytes[..<geo.ageOffset]))
-                    OrjsonText.writeInteger(ageMilliseconds, to: &writer)  // at most 20 bytes
-                    writer.write(UnsafeBufferPointer(rebasing: bytes[geo.ageOffset...]))
-                }
+                writer.write(UnsafeBufferPointer(rebasing: rendered[..<ageOffset]))
+                OrjsonText.writeInteger(ageMilliseconds, to: &writer)  // at most 20 bytes
+                writer.write(UnsafeBufferPointer(rebasing: rendered[ageOffset...]))
                 count += writer.count
             }
         }

@@ -1,0 +1,65 @@
+@testable import EnrichStream
+import GeoModel
+import H3Core
+import RecordCodec
+import Testing
+
+/// The stream's cache of rendered `geo` objects writes what ``Splice`` writes for the same
+/// enrichment, whichever slot it uses, however its renderings' lengths change, and however
+/// copies of it are used.
+@Suite struct GeoRendererTests {
+    static let cell = H3Cell(rawValue: 0x8f27_1c97_3aa4_594)!
+
+    static func enrichment(_ k: Int, long: Bool) -> Enrichment {
+        // long: a postal code and more digits, so that a slot's rendering grows past its buffer
+        Enrichment(latitude: long ? .double(49.888171 + Double(k) * 1e-6) : .integer(Int64(k % 90)),
+                   longitude: long ? .double(-97.131112) : .integer(0), accuracy: long ? 12.5 : nil,
+                   fixTimestamp: Timestamp(milliseconds: 1_764_237_600_000 + Int64(k)), h3: cell,
+                   country: long ? CountryCode("CA") : nil,
+                   postal: long ? PostalMatch(code: PostalCode("R3C 4L9")!, distanceMetres: 19.7 + Double(k)) : nil)
+    }
+
+    static func tail(_ renderer: inout GeoRenderer, _ session: SessionID, _ geo: Enrichment, age: Int64) -> [UInt8] {
+        var out: [UInt8] = []
+        renderer.writeTail(session: session, enrichment: geo, age: age, to: &out)
+        return out
+    }
+
+    static func expected(_ geo: Enrichment, age: Int64) -> [UInt8] {
+        var out: [UInt8] = []
+        Splice.appendTail(RenderedGeo(geo), ageMilliseconds: age, to: &out)
+        return out
+    }
+
+    @Test func tailsMatchTheSpliceOverManySessionsAndChangingLengths() {
+        var renderer = GeoRenderer()
+        var mismatches = 0
+        // more sessions than slots, so slots are shared; each session's enrichment alternates
+        // between a short and a long rendering, so buffers grow and are rendered over
+        for round in 0..<3 {
+            for k in 0..<(GeoRenderer.cacheSlots + 500) {
+                let session = SessionID(String(k))!
+                let geo = Self.enrichment(k + round, long: (k + round) % 2 == 0)
+                for age in [Int64(0), 1_234, -5] where Self.tail(&renderer, session, geo, age: age) != Self.expected(geo, age: age) {
+                    mismatches += 1
+                }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
+    @Test func aCopyRendersIntoSlotsOfItsOwn() {
+        var first = GeoRenderer()
+        let session = SessionID(String(1))!
+        let a = Self.enrichment(1, long: true), b = Self.enrichment(2, long: false)
+        #expect(Self.tail(&first, session, a, age: 7) == Self.expected(a, age: 7))
+        var second = first
+        // the copy writes another rendering into the same session's slot
+        #expect(Self.tail(&second, session, b, age: 8) == Self.expected(b, age: 8))
+        // the first still has its own, unchanged: copies used on two threads never share a slot
+        #expect(first.cachedEnrichment(session: session) == a)
+        #expect(second.cachedEnrichment(session: session) == b)
+        #expect(Self.tail(&first, session, a, age: 9) == Self.expected(a, age: 9))
+        #expect(Self.tail(&second, session, a, age: 10) == Self.expected(a, age: 10))
+    }
+}
