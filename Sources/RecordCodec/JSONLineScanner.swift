@@ -544,15 +544,12 @@ struct JSONLineScanner {
 
     /// Checks the number at `start` (RFC 8259 grammar, and finite as a double); returns the
     /// index after it, or -1. Sets `integerSyntax` when it has neither fraction nor exponent.
+    ///
+    /// The usual number is ``scanShortNumber(_:integerSyntax:)``'s; any other, a byte or a run
+    /// of digits at a time (`shortcut: false` takes this way for every number, for the tests).
     @inline(__always)
-    func scanNumber(_ start: Int, integerSyntax: inout Bool) -> Int {
-        if let end = scanShortNumber(start, integerSyntax: &integerSyntax) { return end }
-        return scanNumberInGeneral(start, integerSyntax: &integerSyntax)
-    }
-
-    /// ``scanNumber(_:integerSyntax:)`` of any number, a byte or a run of digits at a time.
-    @inline(__always)
-    func scanNumberInGeneral(_ start: Int, integerSyntax: inout Bool) -> Int {
+    func scanNumber(_ start: Int, integerSyntax: inout Bool, shortcut: Bool = true) -> Int {
+        if shortcut, let end = scanShortNumber(start, integerSyntax: &integerSyntax) { return end }
         var i = start
         if at(i) == UInt8(ascii: "-") { i += 1 }
         let integerStart = i

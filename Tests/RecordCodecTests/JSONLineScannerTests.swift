@@ -198,7 +198,7 @@ struct JSONLineScannerTests {
             bytes.withUnsafeBufferPointer { b in
                 let scanner = JSONLineScanner(p: b.baseAddress!, n: b.count)
                 var generalSyntax = false, shortSyntax = false
-                let general = scanner.scanNumberInGeneral(0, integerSyntax: &generalSyntax)
+                let general = scanner.scanNumber(0, integerSyntax: &generalSyntax, shortcut: false)
                 if let short = scanner.scanShortNumber(0, integerSyntax: &shortSyntax) {
                     answered += 1
                     if short != general || shortSyntax != generalSyntax {
