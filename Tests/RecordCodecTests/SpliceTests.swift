@@ -1,6 +1,7 @@
 import Foundation
 import H3Core
 import Testing
+import TestSupport
 @testable import RecordCodec
 
 private func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
@@ -141,6 +142,27 @@ struct SpliceTests {
         }
         let wrong = values.filter { text($0) != String($0) }
         #expect(wrong.isEmpty, "\(wrong.prefix(5).map { "\($0): \(text($0))" })")
+    }
+
+    /// Hex digits made a word at a time, against Swift's own hex text: every count of digits,
+    /// each digit value in each place, and random values.
+    @Test func hexStringsAreLowerCaseWithoutLeadingZeros() {
+        let seed = testSeed("SpliceTests.hexStringsAreLowerCaseWithoutLeadingZeros")
+        var random = SplitMix64(seed: seed)
+        var values: [UInt64] = [0, 1, 0xF, 0x10, .max, 0x8f27_1c97_3aa4_594]
+        for shift in stride(from: 0, to: 64, by: 4) {
+            for digit in UInt64(0)...15 { values.append(digit << UInt64(shift)) }
+        }
+        for _ in 0..<100_000 { values.append(random.next() >> (random.next() % 64)) }
+        let wrong = values.filter { v in
+            let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+                var w = ByteWriter(buffer)
+                OrjsonText.writeHexString(v, to: &w)
+                return String(decoding: w.written, as: UTF8.self)
+            }
+            return written != "\"" + String(v, radix: 16) + "\""
+        }
+        #expect(wrong.isEmpty, "seed 0x\(String(seed, radix: 16)): \(wrong.prefix(5).map { String($0, radix: 16) })")
     }
 
     /// The word compare of ``JSONLineScanner/equals(_:_:)`` against the literals the checks use,
