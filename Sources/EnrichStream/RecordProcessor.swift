@@ -127,7 +127,7 @@ struct RecordProcessor<Sessions: SessionDecisions> {
     /// ``process(_:line:index:into:)`` of a canonical record, read where the runner's chunk
     /// keeps it (``ParsedChunk/records``). Its fields are passed, not the record: a record
     /// passed from memory to a mutating method is copied first, its id's `String` retained and
-    /// released (about 90 instructions a line, callgrind).
+    /// released (85 instructions a line of the benchmark stream, callgrind).
     mutating func process(_ read: UnsafePointer<SessionRecord>, line: UnsafeBufferPointer<UInt8>, index: Int32,
                           into out: inout ProcessorOutput) {
         out.lines.append(processRecord(fix: read.pointee.record.fix, timestamp: read.pointee.record.timestamp,
