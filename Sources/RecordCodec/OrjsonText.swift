@@ -141,8 +141,8 @@ enum OrjsonText {
     /// One candidate comes first: the value's fifteen significant digits, `m` / 10^s with s
     /// from its binary exponent. When it reads back it is a decimal of at most 15 digits that
     /// does, so the same as the search's once its trailing zeros go (``writePositional``
-    /// drops them). The search, one step a digit (seven for a six-decimal coordinate, about 110
-    /// instructions, callgrind), is left for the values it misses.
+    /// drops them). The search, one step a digit (seven for a six-decimal coordinate), is left
+    /// for the values it misses: about 80 instructions fewer a float (callgrind).
     @inline(__always)
     private static func writeShortDecimal(_ value: Double, to out: inout ByteWriter) -> Bool {
         let magnitude = abs(value)
@@ -183,8 +183,9 @@ enum OrjsonText {
     /// ±`m` / 10^`k` (m >= 1, m <= 10^15, k <= 19, the value in [1e-4, 1e15)) in ``layOut(negative:digits:count:k:to:)``'s
     /// positional layouts, which are the only ones of that range: the whole part's digits, a
     /// point, and the fraction's `k` digits (zero-padded on the left) without trailing zeros, or
-    /// `.0` for an integer. Two digits a step where the digits were made one at a time,
-    /// reversed and laid out a byte at a time (about 330 instructions a coordinate, callgrind).
+    /// `.0` for an integer. Two digits a step, in place: made one at a time, reversed and laid
+    /// out a byte at a time, the float writer with its layout took 65.2 M instructions over the
+    /// benchmark stream's first 200,000 lines, now 41.9 M (callgrind).
     @inline(__always)
     private static func writePositional(negative: Bool, _ m: UInt64, fractionDigits k: Int, to out: inout ByteWriter) {
         if negative { out.write(UInt8(ascii: "-")) }
