@@ -131,7 +131,7 @@ extension JSONNumber {
 
     /// An integer-syntax number of 1-16 digits (a millisecond timestamp has 13), eight digits a
     /// word (``digitsValue(_:)``) where ``exactInteger(_:from:to:)`` takes a step and two
-    /// overflow checks a digit (about 110 instructions a timestamp, callgrind); nil for longer
+    /// overflow checks a digit (about 150 instructions a timestamp, callgrind); nil for longer
     /// numbers, or when fewer than 16 bytes from the digits may be read. Sixteen digits cannot
     /// overflow, so the result is `exactInteger`'s.
     @inline(__always)
