@@ -151,33 +151,36 @@ enum OrjsonText {
         let binaryExponent = Int(magnitude.bitPattern >> 52) &- 1023
         let estimate = (binaryExponent &* 1233) >> 12
         var s = 14 &- estimate  // 15 - (estimate + 1): 0...19
-        var scaled = magnitude * JSONNumber.exactPowerOfTen(s)
-        if scaled >= 1e15 {
-            s &-= 1
-            scaled = magnitude * JSONNumber.exactPowerOfTen(s)
-        }
-        let truncated = Int64(scaled)
-        let candidate = Double(scaled - Double(truncated) >= 0.5 ? truncated + 1 : truncated)
-        if candidate / JSONNumber.exactPowerOfTen(s) == magnitude {
-            writePositional(negative: value < 0, UInt64(candidate), fractionDigits: s, to: &out)
+        if magnitude * JSONNumber.exactPowerOfTen(s) >= 1e15 { s &-= 1 }
+        if let m = mantissa(magnitude, readingBackAt: s) {
+            writePositional(negative: value < 0, m, fractionDigits: s, to: &out)
             return true
         }
         var k = 0
         while k <= 19 {
-            let power = JSONNumber.exactPowerOfTen(k)
-            let scaled = magnitude * power
-            if scaled >= 1e15 { return false }
-            // `scaled.rounded()` (half away from zero) without libm's `round`, a call each
-            // step: below 2^53 the fraction `scaled - truncated` is exact
-            let truncated = Int64(scaled)
-            let m = Double(scaled - Double(truncated) >= 0.5 ? truncated + 1 : truncated)
-            if m / power == magnitude {
-                writePositional(negative: value < 0, UInt64(m), fractionDigits: k, to: &out)
+            if magnitude * JSONNumber.exactPowerOfTen(k) >= 1e15 { return false }
+            if let m = mantissa(magnitude, readingBackAt: k) {
+                writePositional(negative: value < 0, m, fractionDigits: k, to: &out)
                 return true
             }
             k += 1
         }
         return false
+    }
+
+    /// The integer m nearest `magnitude` × 10^`k` when m / 10^`k` reads back as `magnitude`,
+    /// else nil: ``writeShortDecimal(_:to:)``'s test of one decimal, for `magnitude` × 10^`k`
+    /// below 10^15. `Double(m) / 10^k` is correctly rounded (m < 2^53, 10^k exact), so the
+    /// equality is the round-trip test itself.
+    @inline(__always)
+    private static func mantissa(_ magnitude: Double, readingBackAt k: Int) -> UInt64? {
+        let power = JSONNumber.exactPowerOfTen(k)
+        let scaled = magnitude * power
+        // `scaled.rounded()` (half away from zero) without libm's `round`, a call each step:
+        // below 2^53 the fraction `scaled - truncated` is exact
+        let truncated = Int64(scaled)
+        let m = Double(scaled - Double(truncated) >= 0.5 ? truncated + 1 : truncated)
+        return m / power == magnitude ? UInt64(m) : nil
     }
 
     /// ±`m` / 10^`k` (m >= 1, m <= 10^15, k <= 19, the value in [1e-4, 1e15)) in ``layOut(negative:digits:count:k:to:)``'s
