@@ -27,7 +27,7 @@ extension FixEnricher {
 /// (``LocationLookup/geofences``).
 public struct StandardEnricher: FixEnricher {
     public let resolution: H3Resolution
-    private let locator: LocationLookup.Locator
+    private var locator: LocationLookup.Locator
 
     /// - Parameters:
     ///   - lookup: the opened data.
@@ -46,6 +46,21 @@ public struct StandardEnricher: FixEnricher {
     public init(lookup: LocationLookup, configuration: EngineConfiguration) throws(GEOSError) {
         try self.init(lookup: lookup, resolution: configuration.h3Resolution,
                       postalMaxDistance: configuration.postalMaxDistance)
+    }
+
+    /// Locates with `locator` from now on, in place of the enricher's own: for a caller that runs
+    /// many enrichers on a few threads, so that each thread's GEOS context, prepared polygons and
+    /// postal search hints are made once per thread rather than once per enricher.
+    ///
+    /// The enricher then uses `locator` on whichever thread calls ``enrich(_:at:)``: the caller
+    /// keeps each locator to one thread at a time (see `GeoBridge`'s `GEOSContext`).
+    ///
+    /// - Precondition: `locator` locates in the same lookup with the same postal maximum distance,
+    ///   so that the enrichments do not change.
+    public mutating func use(_ locator: LocationLookup.Locator) {
+        precondition(locator.lookup === self.locator.lookup && locator.postalMaxDistance == self.locator.postalMaxDistance,
+                     "a locator of another lookup or postal maximum distance would change the enrichments")
+        self.locator = locator
     }
 
     public mutating func enrich(_ position: ReportedPosition, at timestamp: Timestamp) -> Enrichment {

@@ -32,6 +32,12 @@ public struct SessionTable<Enricher: FixEnricher> {
     public var configuration: EngineConfiguration { store.configuration }
     /// The enricher, as the table has used it.
     public var enricher: Enricher { _enricher }
+
+    /// Lets `body` change the enricher's resources (``StandardEnricher/use(_:)``), not what it
+    /// computes: the table's sessions keep what it gave them.
+    public mutating func withEnricher<R>(_ body: (inout Enricher) throws -> R) rethrows -> R {
+        try body(&_enricher)
+    }
     /// Sessions with location state.
     public var liveSessions: Int { store.liveSessions }
     /// Sessions currently opted out.

@@ -43,39 +43,52 @@ struct GeoRenderer {
     /// The slots and their buffers, freed with it.
     fileprivate final class Slots {
         let base: UnsafeMutablePointer<Slot>
+        /// A power of two.
+        let count: Int
 
-        init() {
-            base = .allocate(capacity: GeoRenderer.cacheSlots)
-            base.initialize(repeating: Slot(), count: GeoRenderer.cacheSlots)
+        init(count: Int) {
+            self.count = count
+            base = .allocate(capacity: count)
+            base.initialize(repeating: Slot(), count: count)
         }
 
         deinit {
-            for i in 0..<GeoRenderer.cacheSlots { base[i].bytes?.deallocate() }
-            base.deinitialize(count: GeoRenderer.cacheSlots)
+            for i in 0..<count { base[i].bytes?.deallocate() }
+            base.deinitialize(count: count)
             base.deallocate()
         }
     }
 
     /// Shared by copies of the renderer until one of them writes: it then takes slots of its
     /// own (empty: a cache), so that a copy never writes into another's.
-    private var slots = Slots()
+    private var slots: Slots
     /// The fence set's table, when enrichments carry fence lists.
     private let geofences: GeofenceListTable?
-    /// Slots of the cache, per partition: a power of two. A slot in use costs about 300 bytes
-    /// (the enrichment, and a buffer a little longer than its rendering, about 230 bytes
-    /// without fences); 2,048 per partition keep the benchmark stream's 2,000 sessions (spread
-    /// over the partitions) with few collisions.
-    static let cacheSlots = 1 << 11
+    /// The cache's slots (a power of two).
+    var cacheSlots: Int { slots.count }
+    /// Slots of a renderer's cache unless its maker says otherwise. A slot in use costs about
+    /// 300 bytes (the enrichment, and a buffer a little longer than its rendering, about 230
+    /// bytes without fences).
+    static let defaultCacheSlots = 1 << 11
+    /// The slots of all the stream's renderers together (``ParallelRunner`` divides them among
+    /// its partitions, ``defaultCacheSlots`` at least each): 16,384 keep the benchmark stream's
+    /// 2,000 sessions with few collisions however they are partitioned.
+    static let streamCacheSlots = 1 << 14
 
-    init(geofences: GeofenceListTable? = nil) {
+    /// - Parameters:
+    ///   - geofences: the fence set's table, when enrichments carry fence lists.
+    ///   - cacheSlots: the cache's slots: a power of two.
+    init(geofences: GeofenceListTable? = nil, cacheSlots: Int = defaultCacheSlots) {
+        precondition(cacheSlots > 0 && cacheSlots & (cacheSlots - 1) == 0, "cacheSlots must be a power of two")
         self.geofences = geofences
+        slots = Slots(count: cacheSlots)
     }
 
     /// Appends the tail of a record's line enriched with `enrichment` seen `age` milliseconds
     /// after its fix: `,"geo":{…}}` (``Splice/appendTail(_:ageMilliseconds:to:)``).
     mutating func writeTail(session: SessionID, enrichment: Enrichment, age: Int64, to out: inout [UInt8]) {
-        if !isKnownUniquelyReferenced(&slots) { slots = Slots() }
-        let s = slots.base + (Int(truncatingIfNeeded: session.stableHash) & (Self.cacheSlots - 1))
+        if !isKnownUniquelyReferenced(&slots) { slots = Slots(count: slots.count) }
+        let s = slots.base + (Int(truncatingIfNeeded: session.stableHash) & (slots.count - 1))
         if s.pointee.enrichment != enrichment {
             s.pointee.enrichment = enrichment
             // over the slot's old rendering, in its buffer: no allocation once the slot has one
@@ -98,7 +111,7 @@ struct GeoRenderer {
 
     /// The enrichment whose rendering `session`'s slot holds (for tests).
     func cachedEnrichment(session: SessionID) -> Enrichment? {
-        slots.base[Int(truncatingIfNeeded: session.stableHash) & (Self.cacheSlots - 1)].enrichment
+        slots.base[Int(truncatingIfNeeded: session.stableHash) & (slots.count - 1)].enrichment
     }
 
     /// Appends the tail of a rejected fix's line: `,"rejected":"<reason>"}`.

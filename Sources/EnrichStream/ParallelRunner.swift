@@ -9,13 +9,12 @@ import RecordCodec
 ///
 /// Two parallel steps a batch:
 /// 1. **read**: the lines are cut into ranges (several per worker, claimed as they come); each
-///    range's lines become ``CheckedLine``s, with the partition of each record's session.
+///    range's lines become a ``ParsedChunk``, with the partition of each record's session.
 /// 2. **decide**: sessions are partitioned by the hash of their id, each partition with its own
-///    processor (its sessions, its GEOS context); every partition walks the whole batch in
+///    processor (its sessions, its renderer); every partition walks the whole batch in
 ///    order and takes its own sessions' lines, so each session sees its records in input order
-///    without a lock per line. Partitions are claimed as they come, several per worker: a
-///    worker that loses its core for a while (to the reader or the writer) takes fewer, and
-///    nobody waits long at the barrier.
+///    without a lock per line. Partitions are claimed as they come, and locate with the
+///    locator of the worker that claimed them (its GEOS context and prepared polygons).
 ///
 /// The ``BatchWriter`` then interleaves the partitions' outputs in input order.
 final class ParallelRunner {
@@ -33,9 +32,24 @@ final class ParallelRunner {
     /// The session ids each worker read lately (``SessionIDCache``), one per worker: worker k
     /// always runs on thread k, and the caller's thread is worker 0.
     private let sessionIDs: [Monitor<SessionIDCache>]
+    /// Each worker's locator, which the partitions it decides use while it holds them
+    /// (``RecordProcessor/use(_:)``), one per worker like ``sessionIDs``. A locator's GEOS
+    /// context, prepared border polygons and postal hints are then made once per thread: when
+    /// each of the 8 partitions of two workers prepared its own (GEOS reading the WKB and
+    /// indexing the polygons' segments), two workers spent 1,350 M instructions on the
+    /// benchmark stream's first 200,000 lines, against 1,250 M with one locator per worker
+    /// (callgrind).
+    private let locators: [Monitor<LocationLookup.Locator>]
     private let pool: WorkerPool
-    /// Session partitions per worker thread.
-    static let partitionsPerWorker = 4
+    /// Session partitions per worker thread. One: with four (claimed as they come, so that a
+    /// worker that lost its core for a while took fewer), two workers spent about 9 % more CPU
+    /// on the benchmark stream than with one each (0.63 against 0.57 s, 4 runs each, with a
+    /// locator per worker in both), and were no faster with a busy loop on one of the two
+    /// cores (0.52 against 0.50 s): more partitions touch more memory (each its session
+    /// table, renderer and output) for the same lines. Not in instructions: callgrind counted
+    /// 1,260 M with four a worker, 1,280 M with one (before the renderers' slots were divided
+    /// among the partitions, ``GeoRenderer/streamCacheSlots``).
+    static let partitionsPerWorker = 1
     /// Ranges of lines per worker thread when reading.
     static let readChunksPerWorker = 8
     /// How many of a partition's records ahead of the one decided its session's index slot is
@@ -57,16 +71,24 @@ final class ParallelRunner {
     init(configuration: EngineConfiguration, lookup: LocationLookup, workers: Int, format: RecordFormat,
          emitRejected: Bool, collectsAccepted: Bool) throws {
         let count = format.mixesSessionsInALine ? 1 : min(255, max(1, workers) * Self.partitionsPerWorker)
+        // the renderers' slots divided among the partitions: a power of two each
+        var slots = GeoRenderer.defaultCacheSlots
+        while slots * 2 * count <= GeoRenderer.streamCacheSlots { slots *= 2 }
         var partitions: [Partition] = []
         for _ in 0..<count {
             partitions.append(Partition(try StreamProcessor(configuration: configuration, lookup: lookup, format: format,
                                                             emitRejected: emitRejected,
-                                                            collectsAccepted: collectsAccepted)))
+                                                            collectsAccepted: collectsAccepted, renderCacheSlots: slots)))
         }
         self.partitions = partitions
         reader = LineReader(format: format)
         pool = WorkerPool(count: max(1, workers))
         sessionIDs = (0..<max(1, workers)).map { _ in Monitor(SessionIDCache()) }
+        var locators: [Monitor<LocationLookup.Locator>] = []
+        for _ in 0..<max(1, workers) {
+            locators.append(Monitor(try lookup.makeLocator(postalMaxDistance: configuration.postalMaxDistance)))
+        }
+        self.locators = locators
     }
 
     /// The number of session partitions (each batch has as many outputs).
@@ -110,31 +132,36 @@ final class ParallelRunner {
         // step 2: decide, one partition at a time per worker
         let outputs = Monitor(batch.takeOutputs(count: partitionCount))
         let partitions = self.partitions
-        let decidePartition: @Sendable (Int, Int) -> Void = { _, p in
+        let locators = self.locators
+        let decidePartition: @Sendable (Int, Int) -> Void = { worker, p in
             var output = outputs.withLock { all in
                 defer { all[p] = ProcessorOutput() }
                 return all[p]
             }
-            partitions[p].processor.withLock { processor in
-                for chunk in parsed {
-                    chunk.withLines(of: p) { order, hashes, kinds, records, payloads in
-                        // a large session table's cache misses, hidden behind the records before:
-                        // a session's index slot is asked for `slotAhead` records ahead, its
-                        // state `stateAhead` records ahead
-                        let count = order.count
-                        for n in 0..<count {
-                            processor.prefetch(slotOf: n + Self.slotAhead < count ? hashes[Int(order[n + Self.slotAhead])] : 0,
-                                               stateOf: n + Self.stateAhead < count ? hashes[Int(order[n + Self.stateAhead])] : 0)
-                            let j = Int(order[n])
-                            let i = chunk.first + j
-                            // the record read where the chunk keeps it
-                            switch kinds[j] {
-                            case .blank, .bad:
-                                continue
-                            case .record(let r):
-                                processor.process(records.baseAddress! + Int(r), line: bytes.line(lines[i]), index: Int32(i), into: &output)
-                            case .records(let r):
-                                processor.process(payloads.baseAddress! + Int(r), line: bytes.line(lines[i]), index: Int32(i), into: &output)
+            // the worker's locator, held (always before a partition) while the partition uses it
+            locators[worker].withLock { locator in
+                partitions[p].processor.withLock { processor in
+                    processor.use(locator)
+                    for chunk in parsed {
+                        chunk.withLines(of: p) { order, hashes, kinds, records, payloads in
+                            // a large session table's cache misses, hidden behind the records before:
+                            // a session's index slot is asked for `slotAhead` records ahead, its
+                            // state `stateAhead` records ahead
+                            let count = order.count
+                            for n in 0..<count {
+                                processor.prefetch(slotOf: n + Self.slotAhead < count ? hashes[Int(order[n + Self.slotAhead])] : 0,
+                                                   stateOf: n + Self.stateAhead < count ? hashes[Int(order[n + Self.stateAhead])] : 0)
+                                let j = Int(order[n])
+                                let i = chunk.first + j
+                                // the record read where the chunk keeps it
+                                switch kinds[j] {
+                                case .blank, .bad:
+                                    continue
+                                case .record(let r):
+                                    processor.process(records.baseAddress! + Int(r), line: bytes.line(lines[i]), index: Int32(i), into: &output)
+                                case .records(let r):
+                                    processor.process(payloads.baseAddress! + Int(r), line: bytes.line(lines[i]), index: Int32(i), into: &output)
+                                }
                             }
                         }
                     }

@@ -44,16 +44,19 @@ struct RecordProcessor<Sessions: SessionDecisions> {
     ///   - emitRejected: write rejected fixes too.
     ///   - collectsAccepted: keep each accepted fix for the push.
     ///   - sessions: where the sessions live.
+    ///   - renderCacheSlots: the slots of the cache of rendered `geo` objects (a power of two,
+    ///     ``GeoRenderer``).
     /// - Throws: ``GeoBridge/GEOSError`` when GEOS cannot make a context.
     init(configuration: EngineConfiguration, lookup: LocationLookup, format: RecordFormat,
-         emitRejected: Bool, collectsAccepted: Bool, sessions: Sessions) throws {
+         emitRejected: Bool, collectsAccepted: Bool, sessions: Sessions,
+         renderCacheSlots: Int = GeoRenderer.defaultCacheSlots) throws {
         self.format = format
         self.emitRejected = emitRejected
         self.collectsAccepted = collectsAccepted
         reader = LineReader(format: format)
         self.sessions = sessions
         geofences = lookup.geofences?.lists
-        renderer = GeoRenderer(geofences: geofences)
+        renderer = GeoRenderer(geofences: geofences, cacheSlots: renderCacheSlots)
         ownEnricher = try StandardEnricher(lookup: lookup, configuration: configuration)
     }
 
@@ -286,11 +289,19 @@ extension RecordProcessor where Sessions == SessionTable<StandardEnricher> {
     /// A processor that owns its sessions (the stream's, one per partition).
     /// - Throws: ``GeoBridge/GEOSError`` when GEOS cannot make a context.
     init(configuration: EngineConfiguration, lookup: LocationLookup, format: RecordFormat,
-         emitRejected: Bool, collectsAccepted: Bool) throws {
+         emitRejected: Bool, collectsAccepted: Bool, renderCacheSlots: Int = GeoRenderer.defaultCacheSlots) throws {
         try self.init(configuration: configuration, lookup: lookup, format: format, emitRejected: emitRejected,
                       collectsAccepted: collectsAccepted,
                       sessions: SessionTable(configuration: configuration,
-                                             enricher: try StandardEnricher(lookup: lookup, configuration: configuration)))
+                                             enricher: try StandardEnricher(lookup: lookup, configuration: configuration)),
+                      renderCacheSlots: renderCacheSlots)
+    }
+
+    /// Locates with `locator` from now on (``StandardEnricher/use(_:)``): the stream's partitions
+    /// share their worker thread's locator (``ParallelRunner``).
+    mutating func use(_ locator: LocationLookup.Locator) {
+        sessions.withEnricher { $0.use(locator) }
+        ownEnricher.use(locator)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GeoLookup
 import Testing
+import TestSupport
 
 @testable import EnrichEngine
 
@@ -54,6 +55,45 @@ struct LocationEngineTests {
         var enricher = try StandardEnricher(lookup: tight, configuration: configuration)
         let winnipeg = ReportedPosition(latitude: .double(49.888171), longitude: .double(-97.131112), accuracy: nil)
         #expect(enricher.enrich(winnipeg, at: ts(0)).postal?.code.formatted == "R3C 4L9")
+    }
+
+    /// The stream's partitions share their worker's locator (`StandardEnricher.use`). Points
+    /// along the Canada–US border and the coasts of both, where the country comes from GEOS's
+    /// prepared polygons and the postal code from a search with hints, so that the shared
+    /// locator's prepared polygons and hints are made by one enricher and read by the others.
+    @Test("enrichers sharing one locator enrich as each does with its own")
+    func sharedLocator() throws {
+        let lookup = try LocationLookup(dataDirectory: Self.dataDirectory)
+        let configuration = EngineConfiguration()
+        let seed = UInt64.random(in: 0...UInt64.max)
+        print("sharedLocator seed \(seed)")
+        var rng = SplitMix64(seed: seed)
+        let shared = try lookup.makeLocator(postalMaxDistance: configuration.postalMaxDistance)
+        var sharing: [StandardEnricher] = []
+        for _ in 0..<3 {
+            var e = try StandardEnricher(lookup: lookup, configuration: configuration)
+            e.use(shared)
+            sharing.append(e)
+        }
+        // boxes (south, west, north, east): the 49th parallel, the Great Lakes, Maine and New
+        // Brunswick, the Pacific coast of both, Nova Scotia's coast
+        let boxes: [(Double, Double, Double, Double)] = [(48.8, -123.5, 49.2, -95.0), (41.5, -83.5, 45.5, -76.0),
+                                                         (44.5, -71.0, 47.5, -66.5), (46.0, -125.0, 50.0, -122.0),
+                                                         (43.5, -66.5, 46.0, -60.0)]
+        var own = try StandardEnricher(lookup: lookup, configuration: configuration)
+        var differ = 0, borderCountries: Set<String> = []
+        for k in 0..<6_000 {
+            let box = boxes[k % boxes.count]
+            let lat = box.0 + (box.2 - box.0) * Double(rng.next() >> 11) / 0x1p53
+            let lng = box.1 + (box.3 - box.1) * Double(rng.next() >> 11) / 0x1p53
+            let position = ReportedPosition(latitude: .double(lat), longitude: .double(lng), accuracy: nil)
+            let expected = own.enrich(position, at: ts(0))
+            if sharing[k % sharing.count].enrich(position, at: ts(0)) != expected { differ += 1 }
+            if let c = expected.country?.description { borderCountries.insert(c) }
+        }
+        #expect(differ == 0)
+        // both sides of the border were reached
+        #expect(borderCountries.isSuperset(of: ["CA", "US"]))
     }
 
     @Test("many threads at once give what one table gives alone")

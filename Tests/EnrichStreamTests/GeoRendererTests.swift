@@ -37,7 +37,7 @@ import Testing
         // more sessions than slots, so slots are shared; each session's enrichment alternates
         // between a short and a long rendering, so buffers grow and are rendered over
         for round in 0..<3 {
-            for k in 0..<(GeoRenderer.cacheSlots + 500) {
+            for k in 0..<(renderer.cacheSlots + 500) {
                 let session = SessionID(String(k))!
                 let geo = Self.enrichment(k + round, long: (k + round) % 2 == 0)
                 for age in [Int64(0), 1_234, -5] where Self.tail(&renderer, session, geo, age: age) != Self.expected(geo, age: age) {
