@@ -150,6 +150,15 @@ public final class LocationLookup: Sendable {
         private let zipHints = PostalSearchHints()
         /// Whether Canadian points get a postal code.
         private let canadianCodes: Bool
+        /// The postal indexes, held by the locator itself (the US one as a plain reference, not
+        /// an optional, valid when `usCodes`): called through the lookup, or through an
+        /// optional's binding, each was retained and released on every fix it answered, atomic
+        /// operations on a count that every worker thread's locator shares (callgrind counted
+        /// one retain an accepted fix).
+        private let canadianIndex: PostalIndex
+        private let zipCodes: PostalIndex
+        /// Whether US points get a ZIP code.
+        private let usCodes: Bool
         /// This thread's fence locator, with ``LocationLookup/geofences``.
         private let fences: GeofenceLocator?
         private static let canada = CountryCode("CA")!
@@ -165,6 +174,10 @@ public final class LocationLookup: Sendable {
             self.postalMaxDistance = postalMaxDistance ?? lookup.postalMaxDistance
             countries = try CountryLocator(index: lookup.countries)
             canadianCodes = lookup.postalCountries.contains(.canada)
+            canadianIndex = lookup.postal
+            // without ZIP codes, the Canadian index stands in, never called
+            zipCodes = lookup.zipCodes ?? lookup.postal
+            usCodes = lookup.zipCodes != nil
             fences = try lookup.geofences?.makeLocator()
         }
 
@@ -184,12 +197,19 @@ public final class LocationLookup: Sendable {
             let country = countries.country(latitude: latitude, longitude: longitude)
             let timeZone = lookup.timeZones?.zone(latitude: latitude, longitude: longitude)
             fences?.prefetchShapes(GeoPoint(latitude: latitude, longitude: longitude))
-            // the postal file of the country, if it is one of the lookup's postal countries
-            let search: (index: PostalIndex, hints: PostalSearchHints)? =
-                country == Locator.canada && canadianCodes ? (lookup.postal, postalHints)
-                : country == Locator.unitedStates ? lookup.zipCodes.map { ($0, zipHints) } : nil
-            let postal = search.flatMap {
-                $0.index.nearest(latitude: latitude, longitude: longitude, maxDistance: postalMaxDistance, hints: $0.hints)
+            // the postal file of the country, if it is one of the lookup's postal countries; each
+            // called where it is chosen: chosen into a tuple first, the index and its hints were
+            // retained and released on every accepted fix, atomic operations on counts that
+            // every worker thread's locator shares
+            let postal: PostalMatch?
+            if country == Locator.canada && canadianCodes {
+                postal = canadianIndex.nearest(latitude: latitude, longitude: longitude, maxDistance: postalMaxDistance,
+                                           hints: postalHints)
+            } else if country == Locator.unitedStates && usCodes {
+                postal = zipCodes.nearest(latitude: latitude, longitude: longitude, maxDistance: postalMaxDistance,
+                                          hints: zipHints)
+            } else {
+                postal = nil
             }
             let geofences = fences?.list(containing: GeoPoint(latitude: latitude, longitude: longitude))
             return Result(country: country, postal: postal, timeZone: timeZone, geofences: geofences)
