@@ -45,7 +45,8 @@ let package = Package(
         // table's in EnrichEngine)
         .target(name: "CMemoryHints"),
         // the end of a JSON object or array found sixteen bytes at a time (SSE2), for the fence
-        // files' reader in GeoLookup: Swift's SIMD types did not compile to vector compares
+        // files' reader in GeoLookup, and the plain bytes of a string for RecordCodec's
+        // scanner: Swift's SIMD types did not compile to vector compares
         .target(name: "CJSONSkim"),
         // sin and cos of one angle from one call of the C library, bit for bit its sin and cos
         // (glibc's sincos), for H3Core's cell geometry: Swift's Glibc module does not export it
@@ -65,8 +66,9 @@ let package = Package(
                                                  "CJSONSkim"]),
 
         // The hot-path record codec: one input line to a checked record (as the peer decides)
-        // and the `geo` splice of the output line, byte-exact with the peer. No dependencies.
-        .target(name: "RecordCodec", dependencies: ["GeoModel"]),
+        // and the `geo` splice of the output line, byte-exact with the peer. No dependencies
+        // but CJSONSkim's inline SSE2 string test.
+        .target(name: "RecordCodec", dependencies: ["GeoModel", "CJSONSkim"]),
 
         // The one place where threads share what the compiler cannot check (a pthread lock with
         // a condition, hand-overs of non-Sendable values, a batch's bytes), used by the engine's

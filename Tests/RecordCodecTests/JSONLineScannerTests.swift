@@ -72,6 +72,42 @@ struct JSONLineScannerTests {
         }
     }
 
+    /// `plainBytesEnd`, sixteen bytes at a time on x86-64 (SSE2) and eight in Swift, against
+    /// a byte-by-byte reference: from every start in random lines whose bytes are mostly plain,
+    /// with quotes, backslashes, control bytes, DEL (plain) and non-ASCII bytes among them, and
+    /// runs of plain bytes longer than a block.
+    @Test func plainBytesEndAgreesWithAByteByByteTest() {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        print("plainBytesEndAgreesWithAByteByByteTest seed \(seed)")
+        var rng = SplitMix64(seed: seed)
+        func special(_ c: UInt8) -> Bool { c == 0x22 || c == 0x5C || c < 0x20 || c >= 0x80 }
+        let specials: [UInt8] = [0x22, 0x5C, 0x00, 0x01, 0x1F, 0x80, 0xC3, 0xBF, 0xFF]
+        var wrong = 0, answered = 0
+        for _ in 0..<4_000 {
+            let n = Int(rng.next() % 80)
+            // one special byte in 1, 8 or 40 on average
+            let rate = [1, 8, 40][Int(rng.next() % 3)]
+            var line: [UInt8] = (0..<n).map { _ in
+                if rng.next() % UInt64(rate) == 0 { return specials[Int(rng.next() % UInt64(specials.count))] }
+                let c = UInt8(0x20 + rng.next() % 96)  // 0x20...0x7F: DEL is plain too
+                return c == 0x22 || c == 0x5C ? 0x61 : c
+            }
+            line.append(contentsOf: [0, 0])  // never read: the scanner is given n
+            line.withUnsafeBufferPointer { b in
+                let scanner = JSONLineScanner(p: b.baseAddress!, n: n)
+                for start in 0...n {
+                    let first = (start..<n).first { special(b[$0]) } ?? n
+                    let end = scanner.plainBytesEnd(from: start)
+                    // the first special byte, or, when there is none in the words it tested,
+                    // the first of the last seven or fewer bytes, all plain before it
+                    if end == first { answered += 1 } else if !(end < first && end > n - 8 && end >= start) { wrong += 1 }
+                }
+            }
+        }
+        #expect(wrong == 0)
+        #expect(answered > 100_000)
+    }
+
     /// The end of the number at the start of `text` by the grammar, one byte at a time: the
     /// reference for the scanner's word-at-a-time digit runs.
     static func referenceNumberEnd(_ b: [UInt8]) -> (end: Int, integerSyntax: Bool)? {
