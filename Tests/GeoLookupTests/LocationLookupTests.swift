@@ -128,6 +128,31 @@ struct LocationLookupTests {
         }
     }
 
+    /// The files are opened on threads side by side; the error is still the first missing file's
+    /// in the order countries, postal codes, ZIP codes, time zones.
+    @Test("a data directory missing one file: the error names that file")
+    func oneFileMissing() throws {
+        let directory = "/tmp/geo-enrich-one-missing-\(getpid())"
+        mkdir(directory, 0o700)
+        defer { _ = try? FileManager.default.removeItem(atPath: directory) }
+        func link(_ name: String) { _ = symlink(TestData.data(name), directory + "/" + name) }
+        func error(postalCountries: Set<PostalCode.System> = [.canada], timeZones: Bool = false) -> String {
+            do {
+                _ = try LocationLookup(dataDirectory: directory, postalCountries: postalCountries, timeZones: timeZones)
+                return "opened"
+            } catch { return "\(error)" }
+        }
+        link("countries.bin")
+        #expect(error().contains(directory + "/postal_ca.bin"))
+        link("postal_ca.bin")
+        #expect(error() == "opened")
+        #expect(error(postalCountries: [.canada, .unitedStates], timeZones: true).contains(directory + "/postal_us.bin"))
+        link("postal_us.bin")
+        #expect(error(postalCountries: [.canada, .unitedStates], timeZones: true).contains(directory + "/timezones.bin"))
+        link("timezones.bin")
+        #expect(error(postalCountries: [.canada, .unitedStates], timeZones: true) == "opened")
+    }
+
     @Test("a missing data directory is an error that names the file")
     func missing() {
         #expect {
