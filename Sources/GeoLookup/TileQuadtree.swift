@@ -31,8 +31,8 @@ enum TileQuadtree {
         // ⌊lat⌋ + 90 rather than ⌊lat + 90⌋: the sum can round up to the next integer (lat = −1e-20
         // gives 90.0) and put the point in a tile that does not hold it. ⌊x⌋ of a double is exact,
         // and so is every box's middle below it.
-        let row = Swift.min(Int(latitude.rounded(.down)) &+ 90, tileRows - 1)
-        let column = Swift.min(Int(longitude.rounded(.down)) &+ 180, tileColumns - 1)
+        let row = Swift.min(floorToInt(latitude) &+ 90, tileRows - 1)
+        let column = Swift.min(floorToInt(longitude) &+ 180, tileColumns - 1)
         var entry = tiles[row &* tileColumns &+ column]
         var south = Double(row &- 90), west = Double(column &- 180), size = 1.0
         while entry & kindMask == kindNode {

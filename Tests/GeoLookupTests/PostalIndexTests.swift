@@ -227,8 +227,12 @@ struct PostalIndexTests {
         }
     }
 
-    @Test("a point moved out of its cell, checksum made good, is refused by the structure checks")
-    func misfiledPoint() throws {
+    /// The latitude offset (the word's low byte) to 255 units, five cells north of its own, or
+    /// to 0, one unit south of its cell's edge; the longitude offset (the next three bytes) to
+    /// 0, west of its cell's edge, or to its largest, far east.
+    @Test("a point moved out of its cell, checksum made good, is refused by the structure checks",
+          arguments: [(0, [UInt8(0xFF)]), (0, [0x00]), (1, [0x00, 0x00, 0x00]), (1, [0xFF, 0xFF, 0xFF])])
+    func misfiledPoint(offset: Int, bytes: [UInt8]) throws {
         // what a faulty builder could write: the checksum is right, the index is not
         func word<T: FixedWidthInteger>(_ d: Data, _ at: Int, _: T.Type) -> T {
             d.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: T.self)) }
@@ -241,9 +245,8 @@ struct PostalIndexTests {
             func padded(_ bytes: Int) -> Int { (bytes + 7) & ~7 }
             let points = header + 32 + 8 << hashBits + 16 * blocks + 16 * rows + padded(4 * (c + 1))
             #expect(points + 8 * n == d.count)
-            // the middle point's latitude offset to the largest, 255 units: five cells north of its own
             let p = points + 8 * (n / 2)
-            d[p] = 0xFF
+            for (k, b) in bytes.enumerated() { d[p + offset + k] = b }
             let sum = d.withUnsafeBytes { DataFile.checksum(UnsafeRawBufferPointer(rebasing: $0[header...])) }
             withUnsafeBytes(of: sum.littleEndian) { d.replaceSubrange(24..<32, with: $0) }
         }
