@@ -231,10 +231,8 @@ public final class LocationLookup: Sendable {
             let country = countries.country(latitude: latitude, longitude: longitude)
             let timeZone = lookup.timeZones?.zone(latitude: latitude, longitude: longitude)
             fences?.prefetchShapes(GeoPoint(latitude: latitude, longitude: longitude))
-            // the postal file of the country, if it is one of the lookup's postal countries; each
-            // called where it is chosen: chosen into a tuple first, the index and its hints were
-            // retained and released on every accepted fix, atomic operations on counts that
-            // every worker thread's locator shares
+            // the postal file of the country, if it is one of the lookup's postal countries, called
+            // through the locator's own references (see `canadianIndex`)
             let postal: PostalMatch?
             if country == Locator.canada && canadianCodes {
                 postal = canadianIndex.nearest(latitude: latitude, longitude: longitude, maxDistance: postalMaxDistance,

@@ -41,7 +41,7 @@ public final class PostalSearchHints {
         // zeroed by `calloc`, which takes a block this large straight from the system's zeroed
         // pages: only the pages a search touches become resident. Zeroed by hand, every
         // locator's two tables were written whole at start-up: with two workers' eight
-        // partitions, a third of the run's page faults (perf, 1 M-line benchmark stream).
+        // partitions, 30 % of the run's page faults (perf, 1 M-line benchmark stream).
         guard let zeroed = calloc(2 << Self.bits, MemoryLayout<UInt64>.stride) else {
             fatalError("PostalSearchHints: cannot allocate \(16 << Self.bits) bytes")
         }
