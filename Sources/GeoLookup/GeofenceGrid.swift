@@ -172,14 +172,11 @@ final class GeofenceGrid: @unchecked Sendable {
     }
 
     /// `floor(value · 2^k)`: exact for any double (scaling by a power of two only moves the
-    /// exponent), so the cell's closed square holds the value. The floor is the truncation,
-    /// less one where that rounded up (a negative fraction): `rounded(.down)` was a call to
-    /// libm's `floor` for each coordinate of each probe.
+    /// exponent), so the cell's closed square holds the value. ``floorToInt(_:)``, not
+    /// `rounded(.down)`, which was a call to libm's `floor` for each coordinate of each probe.
     @inline(__always)
     static func cellIndex(_ value: Double, _ k: Int) -> Int64 {
-        let scaled = value * Double(sign: .plus, exponent: k, significand: 1)
-        let truncated = Int64(scaled)
-        return Double(truncated) > scaled ? truncated - 1 : truncated
+        Int64(floorToInt(value * Double(sign: .plus, exponent: k, significand: 1)))
     }
 
     /// A non-zero 62-bit key: the level (5 bits), x (29 bits, offset) and y (28 bits, offset).
