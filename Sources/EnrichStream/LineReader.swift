@@ -63,12 +63,12 @@ struct LineReader: Sendable {
         }
     }
 
-    /// ``read(_:)``, with the ids of canonical records taken from `sessionIDs` (see
-    /// ``SessionIDCache``): the stream's path.
-    func read(_ line: UnsafeBufferPointer<UInt8>, sessionIDs: inout SessionIDCache) -> CheckedLine {
+    /// ``read(_:)``, canonical records read with the reader's `memory` (its layouts and
+    /// session ids, see ``ReaderMemory``): the stream's path.
+    func read(_ line: UnsafeBufferPointer<UInt8>, memory: inout ReaderMemory) -> CheckedLine {
         guard sdkParser == nil else { return read(line) }
         if RecordParser.isBlank(line) { return .blank }
-        let (outcome, session) = parser.parse(line, sessionIDs: &sessionIDs)
+        let (outcome, session) = parser.parse(line, memory: &memory)
         switch outcome {
         case .record(let record): return .record(SessionRecord(record: record, session: session!))  // a record has its id
         case .bad(let reason): return .bad(reason)

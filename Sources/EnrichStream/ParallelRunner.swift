@@ -29,11 +29,11 @@ final class ParallelRunner {
 
     private let partitions: [Partition]
     private let reader: LineReader
-    /// The session ids each worker read lately (``SessionIDCache``), one per worker: worker k
-    /// always runs on thread k, and the caller's thread is worker 0.
-    private let sessionIDs: [Monitor<SessionIDCache>]
+    /// What each worker remembers of the lines it read (``ReaderMemory``: layouts and session
+    /// ids), one per worker: worker k always runs on thread k, and the caller's thread is worker 0.
+    private let memories: [Monitor<ReaderMemory>]
     /// Each worker's locator, which the partitions it decides use while it holds them
-    /// (``RecordProcessor/use(_:)``), one per worker like ``sessionIDs``. A locator's GEOS
+    /// (``RecordProcessor/use(_:)``), one per worker like ``memories``. A locator's GEOS
     /// context, prepared border polygons and postal hints are then made once per thread: when
     /// each of the 8 partitions of two workers prepared its own (GEOS reading the WKB and
     /// indexing the polygons' segments), two workers spent 1,350 M instructions on the
@@ -83,7 +83,7 @@ final class ParallelRunner {
         self.partitions = partitions
         reader = LineReader(format: format)
         pool = WorkerPool(count: max(1, workers))
-        sessionIDs = (0..<max(1, workers)).map { _ in Monitor(SessionIDCache()) }
+        memories = (0..<max(1, workers)).map { _ in Monitor(ReaderMemory()) }
         var locators: [Monitor<LocationLookup.Locator>] = []
         for _ in 0..<max(1, workers) {
             locators.append(Monitor(try lookup.makeLocator(postalMaxDistance: configuration.postalMaxDistance)))
@@ -110,16 +110,16 @@ final class ParallelRunner {
         let chunkCount = parallel ? pool.count * Self.readChunksPerWorker : 1
         let partitionCount = partitions.count
         let reader = self.reader
-        let sessionIDs = self.sessionIDs
+        let memories = self.memories
         let chunks = Monitor(batch.takeChunks(count: chunkCount))
         let readChunk: @Sendable (Int, Int) -> Void = { worker, c in
             var chunk = chunks.withLock { all in
                 defer { all[c] = ParsedChunk() }
                 return all[c]
             }
-            sessionIDs[worker].withLock { ids in
+            memories[worker].withLock { memory in
                 chunk.read(lines, range: (n * c / chunkCount)..<(n * (c + 1) / chunkCount), bytes: bytes,
-                           reader: reader, sessionIDs: &ids, partitions: partitionCount)
+                           reader: reader, memory: &memory, partitions: partitionCount)
             }
             chunks.withLock { $0[c] = chunk }
         }
@@ -247,14 +247,14 @@ struct ParsedChunk: Sendable {
 
     /// Reads `range` of the batch's lines, replacing what the chunk held.
     mutating func read(_ spans: [LineSpan], range: Range<Int>, bytes: SharedBytes, reader: LineReader,
-                       sessionIDs: inout SessionIDCache, partitions: Int) {
+                       memory: inout ReaderMemory, partitions: Int) {
         first = range.lowerBound
         removeAll()
         for i in range {
             let span = spans[i]
             var hash: UInt64? = nil
             // each record moved into its array, not copied
-            switch span.isCut ? .bad(.lineTooLong) : reader.read(bytes.line(span), sessionIDs: &sessionIDs) {
+            switch span.isCut ? .bad(.lineTooLong) : reader.read(bytes.line(span), memory: &memory) {
             case .blank:
                 kinds.append(.blank)
             case .bad(let reason):

@@ -36,7 +36,7 @@ public struct RecordParser: Sendable {
     /// - Complexity: O(n) in the line's length.
     public func parse(_ line: UnsafeBufferPointer<UInt8>) -> ParseOutcome {
         var slots = RecordSlots()
-        switch Self.scanObject(line, into: &slots) {
+        switch Self.scanObject(line, into: &slots, { $0.scanLine(into: &$1) }) {
         case .success(let (scanner, closingBrace)):
             return check(slots, closingBrace: closingBrace, scanner, id: { String(decoding: $0, as: UTF8.self) },
                          name: { $0 }).outcome
@@ -45,14 +45,16 @@ public struct RecordParser: Sendable {
         }
     }
 
-    /// ``parse(_:)-(UnsafeBufferPointer<UInt8>)``, with the record's ``SessionID`` taken from
-    /// `sessionIDs` (made there when it is new): the stream's reader, which needs the id anyway.
+    /// ``parse(_:)-(UnsafeBufferPointer<UInt8>)`` with what the reader remembers of the lines
+    /// before: the line scanned by a match when it has a layout seen lately (``LineLayouts``),
+    /// and the record's ``SessionID`` taken from the session ids (made there when it is new):
+    /// the stream's reader, which needs the id anyway.
     /// - Returns: the outcome, and the record's id when it is a record.
-    package func parse(_ line: UnsafeBufferPointer<UInt8>, sessionIDs: inout SessionIDCache) -> (ParseOutcome, SessionID?) {
+    package func parse(_ line: UnsafeBufferPointer<UInt8>, memory: inout ReaderMemory) -> (ParseOutcome, SessionID?) {
         var slots = RecordSlots()
-        switch Self.scanObject(line, into: &slots) {
+        switch Self.scanObject(line, into: &slots, { memory.layouts.scanLine($0, into: &$1) }) {
         case .success(let (scanner, closingBrace)):
-            return check(slots, closingBrace: closingBrace, scanner, id: { sessionIDs.id(utf8: $0) }, name: \.rawValue)
+            return check(slots, closingBrace: closingBrace, scanner, id: { memory.sessionIDs.id(utf8: $0) }, name: \.rawValue)
         case .failure(let reason):
             return (.bad(reason), nil)
         }
@@ -60,15 +62,18 @@ public struct RecordParser: Sendable {
 
     /// The checks every record format starts with, in this order: the length, one strict
     /// JSON document (else `invalid_utf8` or `invalid_json`), an object. The top-level fields
-    /// go into `slots` (which must come empty).
+    /// go into `slots` (which must come empty), by `scan` (``JSONLineScanner/scanLine(into:)``
+    /// or an equivalent).
     /// - Returns: the scanner over the line and the closing brace's offset.
-    static func scanObject(_ line: UnsafeBufferPointer<UInt8>, into slots: inout RecordSlots)
+    @inline(__always)
+    static func scanObject(_ line: UnsafeBufferPointer<UInt8>, into slots: inout RecordSlots,
+                           _ scan: (JSONLineScanner, inout RecordSlots) -> JSONLineScanner.Shape)
         -> Result<(JSONLineScanner, Int), BadLineReason> {
         let n = line.count
         if n > maximumLineLength { return .failure(.lineTooLong) }
         guard n > 0, let p = line.baseAddress else { return .failure(.invalidJSON) }
         let scanner = JSONLineScanner(p: p, n: n)
-        switch scanner.scanLine(into: &slots) {
+        switch scan(scanner, &slots) {
         case .invalid:
             // The scanner stops at the first JSON error, but Python decodes the whole line first.
             return .failure(UTF8Validation.isValid(line) ? .invalidJSON : .invalidUTF8)

@@ -16,7 +16,7 @@ public struct SDKRecordParser: Sendable {
     public func parse(_ line: UnsafeBufferPointer<UInt8>) -> SDKParseOutcome {
         let scanner: JSONLineScanner
         var slots = RecordSlots()  // the tree reads the fields
-        switch RecordParser.scanObject(line, into: &slots) {
+        switch RecordParser.scanObject(line, into: &slots, { $0.scanLine(into: &$1) }) {
         case .success(let (s, _)): scanner = s
         case .failure(let reason): return .bad(reason)
         }

@@ -86,12 +86,12 @@ struct SessionIDCacheTests {
             #"{"type":"track","timestamp":1}"#,
             #"not json"#,
         ]
-        var cache = SessionIDCache()
+        var memory = ReaderMemory()
         let parser = RecordParser()
         for line in lines + lines {
             let bytes = Array(line.utf8)
             let plain = bytes.withUnsafeBufferPointer { parser.parse($0) }
-            let (cached, id) = bytes.withUnsafeBufferPointer { parser.parse($0, sessionIDs: &cache) }
+            let (cached, id) = bytes.withUnsafeBufferPointer { parser.parse($0, memory: &memory) }
             #expect(cached == plain, "\(line)")
             if case .record(let record) = plain {
                 #expect(id == SessionID(record.sessionID), "\(line)")
