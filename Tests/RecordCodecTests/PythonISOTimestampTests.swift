@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import RecordCodec
 
 private func milliseconds(_ s: String) -> Int64? {
@@ -35,6 +36,34 @@ struct PythonISOTimestampTests {
             #expect(milliseconds(text) == general, "\(text)")
         }
         #expect(shortcut > 5_000)
+    }
+
+    /// The shortcut reads its string a word at a time: one byte of a valid string changed to
+    /// any other byte, a byte dropped or one added, and it either declines or agrees with
+    /// the general parser.
+    @Test func commonFormShortcutOnChangedStrings() {
+        let seed = testSeed("PythonISOTimestampTests.commonFormShortcutOnChangedStrings")
+        var random = SplitMix64(seed: seed)
+        var answered = 0, declined = 0
+        for _ in 0..<100_000 {
+            var bytes = Array((random.next() & 1 == 0 ? "2025-11-27T10:00:01.558Z" : "1999-02-28T23:59:59Z").utf8)
+            let k = Int(random.next() % UInt64(bytes.count))
+            switch random.next() % 5 {
+            case 0: bytes.remove(at: k)
+            case 1: bytes.insert(UInt8(truncatingIfNeeded: random.next()), at: k)
+            case 2: bytes[k] = UInt8(truncatingIfNeeded: random.next() % 3 == 0 ? random.next() : 0x2A + random.next() % 0x30)
+            case 3: bytes[k] = UInt8(ascii: "0") + UInt8(random.next() % 10)  // a digit: mostly a valid string still
+            default: break
+            }
+            let fast = bytes.withUnsafeBufferPointer { PythonISOTimestamp.commonForm($0) }
+            guard let fast else { declined += 1; continue }
+            answered += 1
+            var sanitized: [UInt8] = []
+            for b in bytes { if b == UInt8(ascii: "Z") { sanitized += Array("+00:00".utf8) } else { sanitized.append(b) } }
+            let general = sanitized.withUnsafeBufferPointer { FromISOFormat(text: $0).epochMilliseconds() }
+            #expect(fast == general, "\(bytes), seed 0x\(String(seed, radix: 16))")
+        }
+        #expect(answered > 25_000 && declined > 25_000, "\(answered) answered, \(declined) declined")
     }
 
     /// `timestamps.txt`: the peer's `parse_ts` of valid, odd and broken strings.
