@@ -250,26 +250,44 @@ struct ParsedChunk: Sendable {
                        memory: inout ReaderMemory, partitions: Int) {
         first = range.lowerBound
         removeAll()
-        for i in range {
-            let span = spans[i]
-            var hash: UInt64? = nil
-            // each record moved into its array, not copied
-            switch span.isCut ? .bad(.lineTooLong) : reader.read(bytes.line(span), memory: &memory) {
-            case .blank:
-                kinds.append(.blank)
-            case .bad(let reason):
-                kinds.append(.bad(reason))
-            case .record(let record):
-                hash = record.session.stableHash
-                kinds.append(.record(Int32(truncatingIfNeeded: records.count)))
-                records.append(record)
-            case .records(let payload):
-                hash = payload.sessions.first?.stableHash
-                kinds.append(.records(Int32(truncatingIfNeeded: payloads.count)))
-                payloads.append(payload)
+        // one entry a line in each of these, written in place: appended, each line cost three
+        // uniqueness checks and capacity tests (callgrind)
+        kinds.append(contentsOf: repeatElement(.blank, count: range.count))
+        routes.append(contentsOf: repeatElement(0, count: range.count))
+        hashes.append(contentsOf: repeatElement(0, count: range.count))
+        records.reserveCapacity(range.count)
+        kinds.withUnsafeMutableBufferPointer { kinds in
+            routes.withUnsafeMutableBufferPointer { routes in
+                hashes.withUnsafeMutableBufferPointer { hashes in
+                    for (j, i) in range.enumerated() {
+                        let span = spans[i]
+                        let hash: UInt64
+                        // each record moved into its array, not copied
+                        switch span.isCut ? .bad(.lineTooLong) : reader.read(bytes.line(span), memory: &memory) {
+                        case .blank:
+                            continue
+                        case .bad(let reason):
+                            kinds[j] = .bad(reason)
+                            continue
+                        case .record(let record):
+                            hash = record.session.stableHash
+                            kinds[j] = .record(Int32(truncatingIfNeeded: records.count))
+                            records.append(record)
+                        case .records(let payload):
+                            guard let session = payload.sessions.first else {
+                                kinds[j] = .records(Int32(truncatingIfNeeded: payloads.count))
+                                payloads.append(payload)
+                                continue
+                            }
+                            hash = session.stableHash
+                            kinds[j] = .records(Int32(truncatingIfNeeded: payloads.count))
+                            payloads.append(payload)
+                        }
+                        routes[j] = Self.partition(ofHash: hash, among: partitions)
+                        hashes[j] = hash
+                    }
+                }
             }
-            routes.append(hash.map { Self.partition(ofHash: $0, among: partitions) } ?? 0)
-            hashes.append(hash ?? 0)
         }
         group(partitions: partitions)
     }
