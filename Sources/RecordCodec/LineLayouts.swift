@@ -99,13 +99,14 @@ package struct LineLayouts {
         tried += 1
         if tried == Self.window { startWindow() }
         for k in layouts.indices {
+            // a failed match may have filled slots: each try starts from empty ones
+            if k > 0 { slots = RecordSlots() }
             if let closingBrace = match(k, scanner, into: &slots) {
                 matched += 1
                 linesMatched += 1
                 return .object(closingBrace: closingBrace)
             }
         }
-        // a failed match may have filled slots: the walk starts from empty ones
         slots = RecordSlots()
         let shape = scanner.scanLine(into: &slots)
         if case .object = shape { learn(scanner) }
