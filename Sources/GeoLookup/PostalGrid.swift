@@ -194,14 +194,19 @@ struct PostalGrid {
             let key = Int(blocks[2 * b + 1] >> 32)
             let blockRow = key >> 13, chunk = key & 0x1FFF
             var entry = Int(blocks[2 * b + 1] & 0xFFFF_FFFF)
-            for localRow in 0..<64 where (rowBits >> UInt64(localRow)) & 1 != 0 {
-                let row = blockRow << Self.blockBits | localRow
+            // the set bits, lowest first (a loop over all 64 bits was most of the walk's work)
+            var rows = rowBits
+            while rows != 0 {
+                let row = blockRow << Self.blockBits | rows.trailingZeroBitCount
+                rows &= rows &- 1
                 let colBits = blockRows[2 * entry]
                 var cell = Int(blockRows[2 * entry + 1])
-                for localColumn in 0..<64 where (colBits >> UInt64(localColumn)) & 1 != 0 {
-                    body(row, chunk << Self.blockBits | localColumn,
+                var columns = colBits
+                while columns != 0 {
+                    body(row, chunk << Self.blockBits | columns.trailingZeroBitCount,
                          Range(start: Int(cellStart[cell]), end: Int(cellStart[cell + 1]), firstCell: cell, columnBits: colBits,
                                latBase: latBase(row: row), lngBase: lngBase(chunk: chunk)))
+                    columns &= columns &- 1
                     cell += 1
                 }
                 entry += 1

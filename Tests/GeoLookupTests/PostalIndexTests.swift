@@ -258,6 +258,33 @@ struct PostalIndexTests {
         }
     }
 
+    /// Every point's code (its word's high half) made the largest 32-bit value, beyond any
+    /// postal code: the first point is named, whether or not its cell has a point on an edge
+    /// (cells are checked whole first, point by point only when one fails).
+    @Test("codes beyond the largest postal code, checksum made good, are refused from the first point")
+    func codesOutOfRange() throws {
+        func word<T: FixedWidthInteger>(_ d: Data, _ at: Int, _: T.Type) -> T {
+            d.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: T.self)) }
+        }
+        let path = try TestData.alteredCopy(of: "postal_ca.bin") { d in
+            let header = DataFile.headerSize
+            let n = Int(word(d, 32, UInt64.self)), c = Int(word(d, 40, UInt64.self))
+            let blocks = Int(word(d, header, UInt32.self)), rows = Int(word(d, header + 4, UInt32.self))
+            let hashBits = Int(word(d, header + 8, UInt32.self))
+            func padded(_ bytes: Int) -> Int { (bytes + 7) & ~7 }
+            let points = header + 32 + 8 << hashBits + 16 * blocks + 16 * rows + padded(4 * (c + 1))
+            for p in 0..<n { d.replaceSubrange(points + 8 * p + 4 ..< points + 8 * p + 8, with: [0xFF, 0xFF, 0xFF, 0xFF]) }
+            let sum = d.withUnsafeBytes { DataFile.checksum(UnsafeRawBufferPointer(rebasing: $0[header...])) }
+            withUnsafeBytes(of: sum.littleEndian) { d.replaceSubrange(24..<32, with: $0) }
+        }
+        #expect {
+            _ = try PostalIndex(path: path)
+        } throws: { error in
+            guard let e = error as? DataFileError, case .corrupt(let why) = e.reason else { return false }
+            return why.contains("point 0 lies outside its cell") && why.contains("code is out of range")
+        }
+    }
+
     @Test("a cell out of latitude order, checksum made good, is refused by the structure checks")
     func unsortedCell() throws {
         // the search stops sweeping a cell where the latitude difference alone passes its best
