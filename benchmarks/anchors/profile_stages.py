@@ -33,7 +33,7 @@ STAGES = [
     ("scan and parse", "the JSON scanner, the field checks, numbers, timestamps, session ids",
      r"JSONLineScanner|RecordParser|RecordFields|JSONNumber|PythonISOTimestamp|FromISOFormat|CivilCalendar\.days"
      r"|UTF8|SessionID\.init|_uncheckedFromUTF8|String\.init\(unsafeUninitialized|ParsedRecord|LineReader"
-     r"|closure #1 in ParallelRunner|SDKRecordParser|JSONTree|DecimalDigits|CheckedLine|SessionIDCache"),
+     r"|closure #1 in ParallelRunner|SDKRecordParser|JSONTree|DecimalDigits|CheckedLine|SessionIDCache|LineLayouts"),
     ("decide", "the session tables, the rules, the partitions' walk over a batch",
      r"SessionStore|SessionIndex|SessionState|FixDistance|FixHistory|closure #3 in ParallelRunner|RecordProcessor"
      r"|ParallelRunner\.process|SessionTable|LocalDistance|Geodesic|geod_|SharedBytes|SessionRecord"),
