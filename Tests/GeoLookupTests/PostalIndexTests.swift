@@ -227,6 +227,35 @@ struct PostalIndexTests {
         }
     }
 
+    /// A little-endian integer of the file's bytes at `at`.
+    static func word<T: FixedWidthInteger>(_ d: Data, _ at: Int, _: T.Type) -> T {
+        d.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: T.self)) }
+    }
+
+    /// Where a postal file's sections lie: its cell offsets and its points (byte offsets), and
+    /// how many there are.
+    struct PostalLayout {
+        let cellStart: Int, points: Int, cellCount: Int, pointCount: Int
+    }
+
+    /// A copy of `postal_ca.bin` changed by `change`, its checksum made good: what a faulty
+    /// builder could write, which only the structure checks catch.
+    static func alteredPostalIndex(_ change: (inout Data, PostalLayout) -> Void) throws -> String {
+        try TestData.alteredCopy(of: "postal_ca.bin") { d in
+            let header = DataFile.headerSize
+            let n = Int(word(d, 32, UInt64.self)), c = Int(word(d, 40, UInt64.self))
+            let blocks = Int(word(d, header, UInt32.self)), rows = Int(word(d, header + 4, UInt32.self))
+            let hashBits = Int(word(d, header + 8, UInt32.self))
+            func padded(_ bytes: Int) -> Int { (bytes + 7) & ~7 }
+            let cellStart = header + 32 + 8 << hashBits + 16 * blocks + 16 * rows
+            let points = cellStart + padded(4 * (c + 1))
+            #expect(points + 8 * n == d.count)
+            change(&d, PostalLayout(cellStart: cellStart, points: points, cellCount: c, pointCount: n))
+            let sum = d.withUnsafeBytes { DataFile.checksum(UnsafeRawBufferPointer(rebasing: $0[header...])) }
+            withUnsafeBytes(of: sum.littleEndian) { d.replaceSubrange(24..<32, with: $0) }
+        }
+    }
+
     /// The latitude offset (the word's low byte) to 255 units, five cells north of its own, or
     /// to 0, one unit south of its cell's edge; the longitude offset (the next three bytes) to
     /// 0, west of its cell's edge, or to its largest, far east.
@@ -234,21 +263,9 @@ struct PostalIndexTests {
           arguments: [(0, [UInt8(0xFF)]), (0, [0x00]), (1, [0x00, 0x00, 0x00]), (1, [0xFF, 0xFF, 0xFF])])
     func misfiledPoint(offset: Int, bytes: [UInt8]) throws {
         // what a faulty builder could write: the checksum is right, the index is not
-        func word<T: FixedWidthInteger>(_ d: Data, _ at: Int, _: T.Type) -> T {
-            d.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: T.self)) }
-        }
-        let path = try TestData.alteredCopy(of: "postal_ca.bin") { d in
-            let header = DataFile.headerSize
-            let n = Int(word(d, 32, UInt64.self)), c = Int(word(d, 40, UInt64.self))
-            let blocks = Int(word(d, header, UInt32.self)), rows = Int(word(d, header + 4, UInt32.self))
-            let hashBits = Int(word(d, header + 8, UInt32.self))
-            func padded(_ bytes: Int) -> Int { (bytes + 7) & ~7 }
-            let points = header + 32 + 8 << hashBits + 16 * blocks + 16 * rows + padded(4 * (c + 1))
-            #expect(points + 8 * n == d.count)
-            let p = points + 8 * (n / 2)
+        let path = try Self.alteredPostalIndex { d, layout in
+            let p = layout.points + 8 * (layout.pointCount / 2)
             for (k, b) in bytes.enumerated() { d[p + offset + k] = b }
-            let sum = d.withUnsafeBytes { DataFile.checksum(UnsafeRawBufferPointer(rebasing: $0[header...])) }
-            withUnsafeBytes(of: sum.littleEndian) { d.replaceSubrange(24..<32, with: $0) }
         }
         #expect {
             _ = try PostalIndex(path: path)
@@ -263,19 +280,11 @@ struct PostalIndexTests {
     /// (cells are checked whole first, point by point only when one fails).
     @Test("codes beyond the largest postal code, checksum made good, are refused from the first point")
     func codesOutOfRange() throws {
-        func word<T: FixedWidthInteger>(_ d: Data, _ at: Int, _: T.Type) -> T {
-            d.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: T.self)) }
-        }
-        let path = try TestData.alteredCopy(of: "postal_ca.bin") { d in
-            let header = DataFile.headerSize
-            let n = Int(word(d, 32, UInt64.self)), c = Int(word(d, 40, UInt64.self))
-            let blocks = Int(word(d, header, UInt32.self)), rows = Int(word(d, header + 4, UInt32.self))
-            let hashBits = Int(word(d, header + 8, UInt32.self))
-            func padded(_ bytes: Int) -> Int { (bytes + 7) & ~7 }
-            let points = header + 32 + 8 << hashBits + 16 * blocks + 16 * rows + padded(4 * (c + 1))
-            for p in 0..<n { d.replaceSubrange(points + 8 * p + 4 ..< points + 8 * p + 8, with: [0xFF, 0xFF, 0xFF, 0xFF]) }
-            let sum = d.withUnsafeBytes { DataFile.checksum(UnsafeRawBufferPointer(rebasing: $0[header...])) }
-            withUnsafeBytes(of: sum.littleEndian) { d.replaceSubrange(24..<32, with: $0) }
+        let path = try Self.alteredPostalIndex { d, layout in
+            for p in 0..<layout.pointCount {
+                let at = layout.points + 8 * p + 4
+                d.replaceSubrange(at ..< at + 4, with: [0xFF, 0xFF, 0xFF, 0xFF])
+            }
         }
         #expect {
             _ = try PostalIndex(path: path)
@@ -289,31 +298,21 @@ struct PostalIndexTests {
     func unsortedCell() throws {
         // the search stops sweeping a cell where the latitude difference alone passes its best
         // distance, so a cell out of order could hide a nearer centroid: the reader refuses it
-        func word<T: FixedWidthInteger>(_ d: Data, _ at: Int, _: T.Type) -> T {
-            d.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: at, as: T.self)) }
-        }
         var swapped = false
-        let path = try TestData.alteredCopy(of: "postal_ca.bin") { d in
-            let header = DataFile.headerSize
-            let c = Int(word(d, 40, UInt64.self))
-            let blocks = Int(word(d, header, UInt32.self)), rows = Int(word(d, header + 4, UInt32.self))
-            let hashBits = Int(word(d, header + 8, UInt32.self))
-            func padded(_ bytes: Int) -> Int { (bytes + 7) & ~7 }
-            let cellStart = header + 32 + 8 << hashBits + 16 * blocks + 16 * rows
-            let points = cellStart + padded(4 * (c + 1))
+        let path = try Self.alteredPostalIndex { d, layout in
             // the first cell whose first two points differ in latitude: swap them
-            for cell in 0..<c {
-                let p = Int(word(d, cellStart + 4 * cell, UInt32.self)), end = Int(word(d, cellStart + 4 * cell + 4, UInt32.self))
+            for cell in 0..<layout.cellCount {
+                let p = Int(Self.word(d, layout.cellStart + 4 * cell, UInt32.self))
+                let end = Int(Self.word(d, layout.cellStart + 4 * cell + 4, UInt32.self))
                 guard end - p >= 2 else { continue }
-                let a = word(d, points + 8 * p, UInt64.self), b = word(d, points + 8 * p + 8, UInt64.self)
+                let at = layout.points + 8 * p
+                let a = Self.word(d, at, UInt64.self), b = Self.word(d, at + 8, UInt64.self)
                 guard a & 0xFF < b & 0xFF else { continue }
-                withUnsafeBytes(of: b.littleEndian) { d.replaceSubrange(points + 8 * p ..< points + 8 * p + 8, with: $0) }
-                withUnsafeBytes(of: a.littleEndian) { d.replaceSubrange(points + 8 * p + 8 ..< points + 8 * p + 16, with: $0) }
+                withUnsafeBytes(of: b.littleEndian) { d.replaceSubrange(at ..< at + 8, with: $0) }
+                withUnsafeBytes(of: a.littleEndian) { d.replaceSubrange(at + 8 ..< at + 16, with: $0) }
                 swapped = true
                 break
             }
-            let sum = d.withUnsafeBytes { DataFile.checksum(UnsafeRawBufferPointer(rebasing: $0[header...])) }
-            withUnsafeBytes(of: sum.littleEndian) { d.replaceSubrange(24..<32, with: $0) }
         }
         #expect(swapped)
         #expect {
