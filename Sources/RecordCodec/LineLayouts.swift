@@ -62,7 +62,9 @@ package struct LineLayouts {
     /// a line.)
     private var nextReplaced = 0
     /// The layouts' values and literal bytes, each layout's in a range of its own
-    /// (``maximumValues`` and ``maximumLiteralBytes`` a layout, by its index).
+    /// (``maximumValues`` and ``maximumLiteralBytes`` a layout, by its index), and one range
+    /// more past them that a layout is learnt into before it is copied to its own (a line too
+    /// long to keep then leaves the layout it would have replaced intact).
     private var values: [Value]
     private var literals: [UInt8]
 
@@ -76,8 +78,8 @@ package struct LineLayouts {
     static let window = 4_096
 
     package init() {
-        values = Array(repeating: Value(first: 0, last: 0, literalLength: 0, slot: UInt8(RecordSlots.otherKey)), count: Self.capacity * Self.maximumValues)
-        literals = Array(repeating: 0, count: Self.capacity * Self.maximumLiteralBytes)
+        values = Array(repeating: Value(first: 0, last: 0, literalLength: 0, slot: UInt8(RecordSlots.otherKey)), count: (Self.capacity + 1) * Self.maximumValues)
+        literals = Array(repeating: 0, count: (Self.capacity + 1) * Self.maximumLiteralBytes)
     }
 
     /// The number of layouts kept (for the tests).
@@ -205,8 +207,12 @@ package struct LineLayouts {
     // MARK: Learning
 
     /// Learns the layout of a line the general walk accepted as an object, in the place of the
-    /// least matched layout when all are taken. A line too long to keep is not learnt.
+    /// others in turn when all are taken. A line too long to keep is not learnt.
     private mutating func learn(_ scanner: JSONLineScanner) {
+        let scratch = Self.capacity
+        var builder = Builder(scanner: scanner, firstValue: scratch * Self.maximumValues,
+                              firstLiteral: scratch * Self.maximumLiteralBytes)
+        guard let tail = builder.build(into: &self) else { return }
         let k: Int
         if layouts.count < Self.capacity {
             k = layouts.count
@@ -214,11 +220,10 @@ package struct LineLayouts {
             k = nextReplaced
             nextReplaced = (nextReplaced + 1) % Self.capacity
         }
-        var builder = Builder(scanner: scanner, firstValue: k * Self.maximumValues,
-                              firstLiteral: k * Self.maximumLiteralBytes)
-        guard let tail = builder.build(into: &self) else { return }
-        let layout = Layout(firstValue: k * Self.maximumValues, valueCount: builder.valueCount,
-                            firstLiteral: k * Self.maximumLiteralBytes, tailLength: tail)
+        let firstValue = k * Self.maximumValues, firstLiteral = k * Self.maximumLiteralBytes
+        for v in 0..<builder.valueCount { values[firstValue + v] = values[builder.firstValue + v] }
+        for b in 0..<builder.literalCount { literals[firstLiteral + b] = literals[builder.firstLiteral + b] }
+        let layout = Layout(firstValue: firstValue, valueCount: builder.valueCount, firstLiteral: firstLiteral, tailLength: tail)
         if k == layouts.count { layouts.append(layout) } else { layouts[k] = layout }
     }
 

@@ -143,6 +143,39 @@ struct LineLayoutsTests {
     }
 }
 
+extension LineLayoutsTests {
+    /// A line too long to keep, learnt in the place of a kept layout, leaves that layout as it
+    /// was: here a layout whose key literal is longer than two words (its middle compared from
+    /// the kept bytes), and a too-long line whose first key differs from it in that middle.
+    @Test("a layout too long to keep leaves the one it would replace intact")
+    func tooLongLeavesTheReplacedIntact() {
+        var layouts = LineLayouts()
+        func scan(_ text: String) -> (JSONLineScanner.Shape, JSONLineScanner.Shape, [String], [String]) {
+            let bytes = Array(text.utf8)
+            return bytes.withUnsafeBufferPointer { b in
+                let scanner = JSONLineScanner(p: b.baseAddress!, n: b.count)
+                var general = RecordSlots(), matched = RecordSlots()
+                let expected = scanner.scanLine(into: &general)
+                let got = layouts.scanLine(scanner, into: &matched)
+                return (got, expected, LineLayoutsTests.slots(matched), LineLayoutsTests.slots(general))
+            }
+        }
+        let wide = #"{"type":1,      "latitude"      :2}"#
+        _ = scan(wide)
+        for k in 1..<LineLayouts.capacity { _ = scan(#"{"k\#(k)":1}"#) }
+        #expect(layouts.count == LineLayouts.capacity)
+        // the next learnt replaces the first: a line of more values than a layout keeps
+        let tooLong = #"{"type":1,      "latitudX"      :2"# + (0..<(LineLayouts.maximumValues + 1)).map { #","v\#($0)":0"# }.joined() + "}"
+        _ = scan(tooLong)
+        let matchedBefore = layouts.linesMatched
+        for text in [wide, #"{"type":3,      "latitude"      :4.5}"#, #"{"type":1,      "latitudX"      :2}"#] {
+            let (got, expected, gotSlots, expectedSlots) = scan(text)
+            #expect(got == expected && gotSlots == expectedSlots, "\(text)")
+        }
+        #expect(layouts.linesMatched == matchedBefore + 2)  // the wide lines, by the kept layout
+    }
+}
+
 extension JSONLineScanner.Shape: Equatable {
     public static func == (a: Self, b: Self) -> Bool {
         switch (a, b) {
