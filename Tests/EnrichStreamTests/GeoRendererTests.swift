@@ -48,6 +48,33 @@ import Testing
         #expect(mismatches == 0)
     }
 
+    /// Sessions never seen again (a stream of far more live sessions than slots): after a
+    /// window with few hits the cache is off, tails still the splice's; 16 windows later it is
+    /// tried again, and sessions seen over and over keep it on.
+    @Test func aCacheThatMissesIsTurnedOffAndBackOn() {
+        var renderer = GeoRenderer()
+        var mismatches = 0
+        var k = 0
+        func write(_ session: SessionID, _ geo: Enrichment) {
+            let age = Int64(k % 1_000)
+            if Self.tail(&renderer, session, geo, age: age) != Self.expected(geo, age: age) { mismatches += 1 }
+            k += 1
+        }
+        while !renderer.isBypassed && k < 3 * GeoRenderer.window {
+            write(SessionID(String("new-\(k)"))!, Self.enrichment(k, long: k % 2 == 0))
+        }
+        #expect(renderer.isBypassed && k <= 2 * GeoRenderer.window, "\(k) tails")
+        // off: the same session's tails are rendered each time, and are right
+        let session = SessionID(String("s-1"))!
+        for _ in 0..<(16 * GeoRenderer.window) { write(session, Self.enrichment(7, long: true)) }
+        #expect(!renderer.isBypassed)
+        #expect(renderer.cachedEnrichment(session: session) != Self.enrichment(7, long: true))  // nothing kept while off
+        for _ in 0..<(2 * GeoRenderer.window) { write(session, Self.enrichment(7, long: true)) }
+        #expect(!renderer.isBypassed)
+        #expect(renderer.cachedEnrichment(session: session) == Self.enrichment(7, long: true))
+        #expect(mismatches == 0)
+    }
+
     @Test func aCopyRendersIntoSlotsOfItsOwn() {
         var first = GeoRenderer()
         let session = SessionID(String(1))!
