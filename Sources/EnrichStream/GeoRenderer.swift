@@ -27,7 +27,7 @@ import RecordCodec
 /// rendering gone and render again: in the growth benchmark's million-session stream, more
 /// than half of the instructions it spends a line beyond the 1,000-session stream's (callgrind).
 /// When so few tails find their rendering that the cache only costs its misses, it is turned
-/// off a while (see ``tails``).
+/// off a while (``CacheBypass``).
 struct GeoRenderer {
     /// A rendering and the enrichment it renders. The rendering depends on the enrichment alone,
     /// so that is the key; the session only chooses the slot.
@@ -77,18 +77,13 @@ struct GeoRenderer {
     /// 2,000 sessions with few collisions however they are partitioned.
     static let streamCacheSlots = 1 << 14
 
-    /// Tails written and cache hits in the current window of ``window`` tails, and how many
-    /// tails are still to be rendered without the cache. With far more live sessions than
-    /// slots (a million), nearly every event finds another session's rendering in its slot:
-    /// reading that slot, and writing the new rendering over it, are cache misses that keep
-    /// nothing for later. A window with fewer than a quarter hits turns the cache off for 16
-    /// windows (the tails then rendered on the stack and copied to the output alone), then it
-    /// is tried again. (Without this, on the growth benchmark's million-session stream, copying
-    /// renderings was about a tenth of the samples, perf.)
-    private var tails = 0
-    private var hits = 0
-    private var bypassLeft = 0
-    static let window = 4_096
+    /// With far more live sessions than slots (a million), nearly every event finds another
+    /// session's rendering in its slot: reading that slot, and writing the new rendering over
+    /// it, are cache misses that keep nothing for later. Then the cache is turned off a while,
+    /// the tails rendered on the stack and copied to the output alone. (Without this, on the
+    /// growth benchmark's million-session stream, copying renderings was about a tenth of the
+    /// samples, perf.)
+    private var bypass = CacheBypass()
 
     /// - Parameters:
     ///   - geofences: the fence set's table, when enrichments carry fence lists.
@@ -102,23 +97,16 @@ struct GeoRenderer {
     /// Appends the tail of a record's line enriched with `enrichment` seen `age` milliseconds
     /// after its fix: `,"geo":{…}}` (``Splice/appendTail(_:ageMilliseconds:to:)``).
     mutating func writeTail(session: SessionID, enrichment: Enrichment, age: Int64, to out: inout [UInt8]) {
-        if bypassLeft > 0 {
-            bypassLeft -= 1
+        guard bypass.shouldLookUp() else {
             RenderedGeo.render(enrichment, geofences: geofences) { text, ageOffset in
                 Splice.appendTail(text, ageOffset: ageOffset, ageMilliseconds: age, to: &out)
             }
             return
         }
-        tails += 1
-        if tails == Self.window {
-            if hits < Self.window / 4 { bypassLeft = 16 * Self.window }
-            tails = 0
-            hits = 0
-        }
         if !isKnownUniquelyReferenced(&slots) { slots = Slots(count: slots.count) }
         let s = slots.base + (Int(truncatingIfNeeded: session.stableHash) & (slots.count - 1))
         if s.pointee.enrichment == enrichment {
-            hits += 1
+            bypass.hit()
         } else {
             s.pointee.enrichment = enrichment
             // over the slot's old rendering, in its buffer: no allocation once the slot has one
@@ -140,7 +128,7 @@ struct GeoRenderer {
     }
 
     /// Whether tails are being rendered without the cache (too few hits lately).
-    var isBypassed: Bool { bypassLeft > 0 }
+    var isBypassed: Bool { bypass.isOff }
 
     /// The enrichment whose rendering `session`'s slot holds (for tests).
     func cachedEnrichment(session: SessionID) -> Enrichment? {

@@ -19,10 +19,9 @@
 /// benchmark stream (two layouts) reading a line took about 500 instructions fewer, 1,134 M
 /// against 1,034 M for `enrich --workers 1` over its first 200,000 lines (callgrind).
 ///
-/// At most ``capacity`` layouts are kept; a new one replaces the others in turn. When fewer
-/// than a quarter of a window's lines match (lines of ever new layouts), layouts are neither
-/// tried nor learnt for 16 windows, so such a stream pays only a window's learning now and
-/// then.
+/// At most ``capacity`` layouts are kept; a new one replaces the others in turn. When few lines
+/// match (lines of ever new layouts), layouts are neither tried nor learnt a while
+/// (``CacheBypass``), so such a stream pays only a window's learning now and then.
 ///
 /// Not thread-safe: one per reading thread.
 package struct LineLayouts {
@@ -68,14 +67,10 @@ package struct LineLayouts {
     private var values: [Value]
     private var literals: [UInt8]
 
-    /// Lines tried and matched in the current window, and how many lines are still to be
-    /// scanned without trying the layouts.
-    private var tried = 0
-    private var matched = 0
+    /// Lines of ever new layouts turn the layouts off a while (neither tried nor learnt).
+    private var bypass = CacheBypass()
     /// Lines matched since the start (for the tests and statistics).
     package private(set) var linesMatched = 0
-    private var bypassLeft = 0
-    static let window = 4_096
 
     package init() {
         values = Array(repeating: Value(first: 0, last: 0, literalLength: 0, slot: UInt8(RecordSlots.otherKey)), count: (Self.capacity + 1) * Self.maximumValues)
@@ -86,7 +81,7 @@ package struct LineLayouts {
     package var count: Int { layouts.count }
 
     /// Whether layouts are being neither tried nor learnt (too few lines matched lately).
-    var isBypassed: Bool { bypassLeft > 0 }
+    var isBypassed: Bool { bypass.isOff }
 
     // MARK: Scanning
 
@@ -94,17 +89,12 @@ package struct LineLayouts {
     /// match when the line has a known layout, by the general walk otherwise (then learnt).
     @inline(__always)
     mutating func scanLine(_ scanner: JSONLineScanner, into slots: inout RecordSlots) -> JSONLineScanner.Shape {
-        if bypassLeft > 0 {
-            bypassLeft -= 1
-            return scanner.scanLine(into: &slots)
-        }
-        tried += 1
-        if tried == Self.window { startWindow() }
+        guard bypass.shouldLookUp() else { return scanner.scanLine(into: &slots) }
         for k in layouts.indices {
             // a failed match may have filled slots: each try starts from empty ones
             if k > 0 { slots = RecordSlots() }
             if let closingBrace = match(k, scanner, into: &slots) {
-                matched += 1
+                bypass.hit()
                 linesMatched += 1
                 return .object(closingBrace: closingBrace)
             }
@@ -113,13 +103,6 @@ package struct LineLayouts {
         let shape = scanner.scanLine(into: &slots)
         if case .object = shape { learn(scanner) }
         return shape
-    }
-
-    /// Ends the window: bypass the layouts when few lines matched; forget the matches.
-    private mutating func startWindow() {
-        if matched < Self.window / 4 { bypassLeft = 16 * Self.window }
-        tried = 0
-        matched = 0
     }
 
     /// The closing brace's offset when the line matches layout `k`, its values in `slots`;

@@ -53,14 +53,9 @@ package struct SessionIDCache {
     /// (slots of both, read as one value, were copied out whole, with the id's retain).
     private var keys: [Key]
     private var ids: [SessionID?]
-    /// Lookups and hits in the current window of ``window`` lookups, and how many ids are still
-    /// to be made without the table. With far more live sessions than slots (a million), nearly
-    /// every lookup misses, and the table only adds its cache misses to each line: a window
-    /// with fewer than a quarter hits turns it off for 16 windows, then it is tried again.
-    private var lookups = 0
-    private var hits = 0
-    private var bypassLeft = 0
-    private static let window = 4_096
+    /// With far more live sessions than slots (a million), nearly every lookup misses, and the
+    /// table only adds its cache misses to each line: then it is turned off a while.
+    private var bypass = CacheBypass()
 
     package init() {
         keys = Array(repeating: Key(), count: Self.slotCount)
@@ -71,21 +66,12 @@ package struct SessionIDCache {
     /// the cache when it holds it.
     package mutating func id(utf8 bytes: UnsafeBufferPointer<UInt8>) -> SessionID {
         guard bytes.count <= Self.longestKept, let base = bytes.baseAddress else { return Self.make(bytes) }
-        if bypassLeft > 0 {
-            bypassLeft -= 1
-            return Self.make(bytes)
-        }
-        lookups += 1
-        if lookups == Self.window {
-            if hits < Self.window / 4 { bypassLeft = 16 * Self.window }
-            lookups = 0
-            hits = 0
-        }
+        guard bypass.shouldLookUp() else { return Self.make(bytes) }
         let key = Key(base, count: bytes.count)
         let slot = key.slot
         let found = keys.withUnsafeBufferPointer { $0[slot] == key }
         if found, let id = ids[slot] {
-            hits += 1
+            bypass.hit()
             return id
         }
         let id = Self.make(bytes)
@@ -95,7 +81,7 @@ package struct SessionIDCache {
     }
 
     /// Whether ids are being made without the table (too few hits lately).
-    var isBypassed: Bool { bypassLeft > 0 }
+    var isBypassed: Bool { bypass.isOff }
 
     /// The slot of the id whose UTF-8 is `bytes` (at most ``longestKept`` of them; the tests
     /// make ids collide with it).

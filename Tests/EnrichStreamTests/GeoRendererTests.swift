@@ -60,16 +60,16 @@ import Testing
             if Self.tail(&renderer, session, geo, age: age) != Self.expected(geo, age: age) { mismatches += 1 }
             k += 1
         }
-        while !renderer.isBypassed && k < 3 * GeoRenderer.window {
+        while !renderer.isBypassed && k < 3 * CacheBypass.window {
             write(SessionID(String("new-\(k)"))!, Self.enrichment(k, long: k % 2 == 0))
         }
-        #expect(renderer.isBypassed && k <= 2 * GeoRenderer.window, "\(k) tails")
+        #expect(renderer.isBypassed && k <= 2 * CacheBypass.window, "\(k) tails")
         // off: the same session's tails are rendered each time, and are right
         let session = SessionID(String("s-1"))!
-        for _ in 0..<(16 * GeoRenderer.window) { write(session, Self.enrichment(7, long: true)) }
+        for _ in 0..<(16 * CacheBypass.window) { write(session, Self.enrichment(7, long: true)) }
         #expect(!renderer.isBypassed)
         #expect(renderer.cachedEnrichment(session: session) != Self.enrichment(7, long: true))  // nothing kept while off
-        for _ in 0..<(2 * GeoRenderer.window) { write(session, Self.enrichment(7, long: true)) }
+        for _ in 0..<(2 * CacheBypass.window) { write(session, Self.enrichment(7, long: true)) }
         #expect(!renderer.isBypassed)
         #expect(renderer.cachedEnrichment(session: session) == Self.enrichment(7, long: true))
         #expect(mismatches == 0)

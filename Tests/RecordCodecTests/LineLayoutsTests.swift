@@ -126,14 +126,14 @@ struct LineLayoutsTests {
         #expect(layouts.linesMatched == matchedBefore + 1)
         // a window of lines each of its own layout: off
         var k = 100
-        while !layouts.isBypassed && k < 100 + 2 * LineLayouts.window {
+        while !layouts.isBypassed && k < 100 + 2 * CacheBypass.window {
             _ = scan(#"{"k\#(k)":1}"#)
             k += 1
         }
         #expect(layouts.isBypassed)
         // still the general walk's verdicts while off, and on again after 16 windows of lines
         #expect(scan("[1]") == .notAnObject)
-        for _ in 1..<(16 * LineLayouts.window) { _ = scan(#"{"a":1}"#) }
+        for _ in 1..<(16 * CacheBypass.window) { _ = scan(#"{"a":1}"#) }
         #expect(!layouts.isBypassed)
         #expect(layouts.linesMatched == matchedBefore + 1)  // none matched while off
         let matched = layouts.linesMatched
