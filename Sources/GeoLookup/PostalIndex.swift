@@ -123,21 +123,26 @@ public final class PostalIndex: @unchecked Sendable {
         let scale = Double(s), cellsPerDegree = Double(g)
         let unitsPerCell = grid.unitsPerCell
         grid.forEachCell { row, column, range in
-            // the units from the cell's south and west edges where a point in the cell's interior lies
+            // the units from the cell's south and west edges where a point in the cell's interior
+            // lies, as offsets from where a point's word counts its coordinates
             let south = row &* unitsPerCell &- 90 &* s, west = column &* unitsPerCell &- 180 &* s
+            let latitudeFrom = range.latBase &- south &- 1, longitudeFrom = range.lngBase &- west &- 1
+            let limit = UInt(unitsPerCell &- 1)
+            /// Whether the point with word `w` lies at least one unit inside both edges of the
+            /// cell: then in its cell whatever the rounding, since the exact quotient lies at
+            /// least 1/unitsPerCell (≥ 1/250) from a cell's edge and the double arithmetic errs
+            /// by less than 1e-9 cells.
+            @inline(__always) func isInterior(_ w: UInt64) -> Bool {
+                UInt(bitPattern: latitudeFrom &+ Int(truncatingIfNeeded: w & 0xFF)) < limit
+                    && UInt(bitPattern: longitudeFrom &+ Int(truncatingIfNeeded: (w &>> 8) & 0xFF_FFFF)) < limit
+            }
             /// Whether point `p` lies in the cell and its code is in range. The reader's own
-            /// arithmetic must put the point where the file does. A point at least one unit
-            /// inside both edges is in its cell whatever the rounding: the exact quotient then
-            /// lies at least 1/unitsPerCell (≥ 1/250) from a cell's edge, and the double
-            /// arithmetic errs by less than 1e-9 cells. Only a point on an edge (or outside)
-            /// needs the division: two of them per point were most of the 67 M instructions
-            /// opening the postal file took (callgrind).
+            /// arithmetic must put the point where the file does; only a point on an edge (or
+            /// outside) needs its division: two of them per point were most of the 67 M
+            /// instructions opening the postal file took (callgrind).
             func isFiled(_ p: Int) -> Bool {
-                let latitudeUnits = grid.latitudeUnits(range, p), longitudeUnits = grid.longitudeUnits(range, p)
-                let inside = UInt(bitPattern: latitudeUnits &- south &- 1) < UInt(unitsPerCell &- 1)
-                    && UInt(bitPattern: longitudeUnits &- west &- 1) < UInt(unitsPerCell &- 1)
-                if !inside {
-                    let lat = Double(latitudeUnits) / scale, lng = Double(longitudeUnits) / scale
+                if !isInterior(points[p]) {
+                    let lat = Double(grid.latitudeUnits(range, p)) / scale, lng = Double(grid.longitudeUnits(range, p)) / scale
                     if floorToInt((lat + 90) * cellsPerDegree) != row || floorToInt((lng + 180) * cellsPerDegree) != column {
                         return false
                     }
@@ -148,15 +153,12 @@ public final class PostalIndex: @unchecked Sendable {
             // largest code, the latitudes in order (a byte of the point's word, in one row).
             // Only a cell with a point that fails (or on an edge) is looked at point by point.
             // (Point by point with its branches, the check was 43 M instructions, callgrind.)
-            let latitudeFrom = range.latBase &- south &- 1, longitudeFrom = range.lngBase &- west &- 1
-            let limit = UInt(unitsPerCell &- 1)
             var onEdge = false, codes: UInt32 = 0, disorder = false
             var previous: UInt64 = 0
             for p in range.start..<range.end {
                 let w = points[p]
                 let latitude = w & 0xFF
-                onEdge = onEdge || UInt(bitPattern: latitudeFrom &+ Int(truncatingIfNeeded: latitude)) >= limit
-                    || UInt(bitPattern: longitudeFrom &+ Int(truncatingIfNeeded: (w &>> 8) & 0xFF_FFFF)) >= limit
+                onEdge = onEdge || !isInterior(w)
                 codes = max(codes, PostalGrid.packedCode(w))
                 disorder = disorder || latitude < previous
                 previous = latitude
