@@ -89,3 +89,4 @@ struct AlgebraicProjectionTests {
         }
     }
 }
+
