@@ -38,8 +38,9 @@ public struct RecordParser: Sendable {
         var slots = RecordSlots()
         switch Self.scanObject(line, into: &slots, { $0.scanLine(into: &$1) }) {
         case .success(let (scanner, closingBrace)):
+            var dates = PythonISOTimestamp.DateMemo()
             return check(slots, closingBrace: closingBrace, scanner, id: { String(decoding: $0, as: UTF8.self) },
-                         name: { $0 }).outcome
+                         name: { $0 }, dates: &dates).outcome
         case .failure(let reason):
             return .bad(reason)
         }
@@ -54,7 +55,8 @@ public struct RecordParser: Sendable {
         var slots = RecordSlots()
         switch Self.scanObject(line, into: &slots, { memory.layouts.scanLine($0, into: &$1) }) {
         case .success(let (scanner, closingBrace)):
-            return check(slots, closingBrace: closingBrace, scanner, id: { memory.sessionIDs.id(utf8: $0) }, name: \.rawValue)
+            return check(slots, closingBrace: closingBrace, scanner, id: { memory.sessionIDs.id(utf8: $0) }, name: \.rawValue,
+                         dates: &memory.dates)
         case .failure(let reason):
             return (.bad(reason), nil)
         }
@@ -120,13 +122,14 @@ public struct RecordParser: Sendable {
     // MARK: The peer's field checks, in its order
 
     /// The checks, with the session id made from its decoded UTF-8 by `id` (a `String`, or a
-    /// ``SessionID``) and `name` its text.
+    /// ``SessionID``) and `name` its text, and a string timestamp's date remembered in `dates`.
     @inline(__always)
     private func check<ID>(_ slots: RecordSlots, closingBrace: Int, _ scanner: JSONLineScanner,
-                           id: (UnsafeBufferPointer<UInt8>) -> ID, name: (ID) -> String) -> (outcome: ParseOutcome, id: ID?) {
+                           id: (UnsafeBufferPointer<UInt8>) -> ID, name: (ID) -> String,
+                           dates: inout PythonISOTimestamp.DateMemo) -> (outcome: ParseOutcome, id: ID?) {
         let fields = RecordFields(scanner: scanner)
         guard let session = fields.sessionID(slots.sessionID, id) else { return (.bad(.missingSessionID), nil) }
-        guard let timestamp = fields.timestamp(slots.timestamp) else { return (.bad(.badTimestamp), nil) }
+        guard let timestamp = fields.timestamp(slots.timestamp, dates: &dates) else { return (.bad(.badTimestamp), nil) }
         guard case .success(let consent) = fields.consent(slots.consent) else { return (.bad(.badConsent), nil) }
         // rec.get("type") == "location"
         guard fields.isString(slots.type, "location") else {
@@ -174,6 +177,13 @@ struct RecordFields {
     /// a zone; numbers beyond `Int64` saturate at its ends (see ``isRepresentable(_:)`` for what
     /// is then kept).
     func timestamp(_ slot: ValueSlot) -> Int64? {
+        var dates = PythonISOTimestamp.DateMemo()
+        return timestamp(slot, dates: &dates)
+    }
+
+    /// ``timestamp(_:)`` with the date of a string timestamp remembered in `dates`.
+    @inline(__always)
+    func timestamp(_ slot: ValueSlot, dates: inout PythonISOTimestamp.DateMemo) -> Int64? {
         switch slot.kind {
         case .number:
             switch number(slot) {
@@ -186,7 +196,7 @@ struct RecordFields {
                 return Int64(v)
             }
         case .string:
-            return withDecodedString(slot) { PythonISOTimestamp.milliseconds(utf8: $0) }
+            return withDecodedString(slot) { PythonISOTimestamp.milliseconds(utf8: $0, memo: &dates) }
         default:
             return nil
         }

@@ -21,11 +21,14 @@ struct PythonISOTimestampTests {
             let s = String(v)
             return String(repeating: "0", count: max(0, width - s.count)) + s
         }
-        var shortcut = 0
+        var shortcut = 0, remembered = 0
+        var memo = PythonISOTimestamp.DateMemo()
+        var date = ""
         for _ in 0..<20_000 {
-            // out-of-range fields on purpose: month 0-13, day 0-32, hour 0-24, year 0-9999
-            var text = "\(pad(next(10_000), 4))-\(pad(next(14), 2))-\(pad(next(33), 2))T"
-                + "\(pad(next(25), 2)):\(pad(next(61), 2)):\(pad(next(61), 2))"
+            // out-of-range fields on purpose: month 0-13, day 0-32, hour 0-24, year 0-9999; half
+            // the strings on the date before, which the memo may hold
+            if date.isEmpty || next(2) == 0 { date = "\(pad(next(10_000), 4))-\(pad(next(14), 2))-\(pad(next(33), 2))" }
+            var text = "\(date)T" + "\(pad(next(25), 2)):\(pad(next(61), 2)):\(pad(next(61), 2))"
             if next(2) == 0 { text += ".\(pad(next(1000), 3))" }
             text += "Z"
             let general = Array(text.replacingOccurrences(of: "Z", with: "+00:00").utf8).withUnsafeBufferPointer {
@@ -33,9 +36,14 @@ struct PythonISOTimestampTests {
             }
             let fast = Array(text.utf8).withUnsafeBufferPointer { PythonISOTimestamp.commonForm($0) }
             if let fast { shortcut += 1; #expect(fast == general, "\(text)") }
+            let before = memo
+            let withMemo = Array(text.utf8).withUnsafeBufferPointer { PythonISOTimestamp.commonForm($0, memo: &memo) }
+            // an answer that left the memo as it was took the remembered date
+            if withMemo != nil && before.dayBytes == memo.dayBytes && before.head == memo.head { remembered += 1 }
+            #expect(withMemo == fast, "\(text) with a remembered date")
             #expect(milliseconds(text) == general, "\(text)")
         }
-        #expect(shortcut > 5_000)
+        #expect(shortcut > 5_000 && remembered > 1_000, "\(shortcut) shortcuts, \(remembered) with a remembered date")
     }
 
     /// The shortcut reads its string a word at a time: one byte of a valid string changed to
@@ -45,6 +53,8 @@ struct PythonISOTimestampTests {
         let seed = testSeed("PythonISOTimestampTests.commonFormShortcutOnChangedStrings")
         var random = SplitMix64(seed: seed)
         var answered = 0, declined = 0
+        // the memo holds one of the two dates, or a changed string's valid date, from a string before
+        var memo = PythonISOTimestamp.DateMemo()
         for _ in 0..<100_000 {
             var bytes = Array((random.next() & 1 == 0 ? "2025-11-27T10:00:01.558Z" : "1999-02-28T23:59:59Z").utf8)
             let k = Int(random.next() % UInt64(bytes.count))
@@ -56,6 +66,8 @@ struct PythonISOTimestampTests {
             default: break
             }
             let fast = bytes.withUnsafeBufferPointer { PythonISOTimestamp.commonForm($0) }
+            let withMemo = bytes.withUnsafeBufferPointer { PythonISOTimestamp.commonForm($0, memo: &memo) }
+            #expect(withMemo == fast, "\(bytes) with a remembered date, seed 0x\(String(seed, radix: 16))")
             guard let fast else { declined += 1; continue }
             answered += 1
             var sanitized: [UInt8] = []
