@@ -322,6 +322,42 @@ enum OrjsonText {
         let (seconds, millisecond) = CivilCalendar.floorDivide(ms, 1000)
         let (days, secondOfDay) = CivilCalendar.floorDivide(seconds, 86_400)
         let date = CivilCalendar.date(days: days)
+        if date.year >= 1000 && date.year <= 9999 {
+            writeFourDigitYearTimestamp(date, secondOfDay: secondOfDay, millisecond: millisecond, to: &out)
+            return
+        }
+        writeTimestamp(date, secondOfDay: secondOfDay, millisecond: millisecond, to: &out)
+    }
+
+    /// ``writeISOTimestamp(milliseconds:to:)`` of a year of four digits (every fix's: 1000 to
+    /// 9999), its 26 bytes made in three words and two bytes: byte by byte, with a call a byte,
+    /// the timestamp was about 300 instructions (callgrind, the accepted fixes' renderings). The
+    /// same bytes as ``writeTimestamp(_:secondOfDay:millisecond:to:)``'s (`SpliceTests`).
+    @inline(__always)
+    static func writeFourDigitYearTimestamp(_ date: (year: Int64, month: Int64, day: Int64), secondOfDay: Int64,
+                                                    millisecond: Int64, to out: inout ByteWriter) {
+        /// The two ASCII digits of 0...99, the tens in the low byte.
+        @inline(__always) func two(_ v: Int64) -> UInt64 {
+            0x3030 | UInt64(truncatingIfNeeded: v / 10) | UInt64(truncatingIfNeeded: v % 10) << 8
+        }
+        let hour = secondOfDay / 3600, minute = secondOfDay / 60 % 60, second = secondOfDay % 60
+        let minutes = two(minute)
+        // "YYYY-MM  -DDTHH:M  M:SS.mmm  Z"
+        let first = 0x22 | two(date.year / 100) << 8 | two(date.year % 100) << 24 | 0x2D << 40 | two(date.month) << 48
+        let second8 = 0x2D | two(date.day) << 8 | 0x54 << 24 | two(hour) << 32 | 0x3A << 48 | (minutes & 0xFF) << 56
+        let third = minutes >> 8 | 0x3A << 8 | two(second) << 16 | 0x2E << 32
+            | UInt64(truncatingIfNeeded: 48 + millisecond / 100) << 40 | two(millisecond % 100) << 48
+        let p = UnsafeMutableRawPointer(out.advance(by: 26))
+        p.storeBytes(of: first.littleEndian, as: UInt64.self)
+        p.storeBytes(of: second8.littleEndian, toByteOffset: 8, as: UInt64.self)
+        p.storeBytes(of: third.littleEndian, toByteOffset: 16, as: UInt64.self)
+        p.storeBytes(of: UInt16(0x225A).littleEndian, toByteOffset: 24, as: UInt16.self)  // Z"
+    }
+
+    /// ``writeISOTimestamp(milliseconds:to:)`` byte by byte, for any year (glibc's unpadded
+    /// years, a minus sign before them).
+    static func writeTimestamp(_ date: (year: Int64, month: Int64, day: Int64), secondOfDay: Int64,
+                                       millisecond: Int64, to out: inout ByteWriter) {
         out.write(UInt8(ascii: "\""))
         writeInteger(date.year, to: &out)
         out.write(UInt8(ascii: "-"))

@@ -235,6 +235,36 @@ struct SpliceTests {
         #expect(iso(Int64.min) == #""-292275055-05-16T16:47:04.192Z""#)
     }
 
+    /// The four-digit years' word-at-a-time writer against the byte-by-byte one, over the
+    /// whole range of such years and at the ends of days, months and years.
+    @Test func fourDigitYearTimestampsAreWrittenAsByteByByte() {
+        let seed = testSeed("SpliceTests.fourDigitYearTimestampsAreWrittenAsByteByByte")
+        var random = SplitMix64(seed: seed)
+        let first: Int64 = -30_610_224_000_000, last: Int64 = 253_402_300_799_999  // 1000-01-01, 9999-12-31
+        func reference(_ ms: Int64) -> String {
+            written {
+                let (seconds, millisecond) = CivilCalendar.floorDivide(ms, 1000)
+                let (days, secondOfDay) = CivilCalendar.floorDivide(seconds, 86_400)
+                OrjsonText.writeTimestamp(CivilCalendar.date(days: days), secondOfDay: secondOfDay, millisecond: millisecond, to: &$0)
+            }
+        }
+        var cases: [Int64] = [first, last, 0, -1, 1_764_237_600_000, 951_782_400_000 - 1]
+        for _ in 0..<200_000 {
+            let ms = first + Int64(random.next() % UInt64(last - first + 1))
+            // a random instant, or the last or first millisecond of its day
+            switch random.next() % 4 {
+            case 0: cases.append(ms - ms % 86_400_000 + 86_399_999)
+            case 1: cases.append(ms - ms % 86_400_000)
+            default: cases.append(ms)
+            }
+        }
+        for ms in cases {
+            let fast = written { OrjsonText.writeISOTimestamp(milliseconds: ms, to: &$0) }
+            #expect(fast == reference(ms), "\(ms), seed 0x\(String(seed, radix: 16))")
+            #expect(fast.utf8.count == 26, "\(ms)")
+        }
+    }
+
     @Test("the contract's example line")
     func contractExample() {
         let line = Array(#"{"type":"track","session_id":"s-42","timestamp":"2025-11-27T10:00:12.000Z","event_name":"AddToCart"}"#.utf8)
