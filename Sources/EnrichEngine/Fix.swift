@@ -30,11 +30,22 @@ public struct Fix: Hashable, Sendable {
     /// - Throws: ``Invalid`` naming the field that breaks the contract.
     @inlinable
     public init(latitude: JSONNumber, longitude: JSONNumber, accuracy: JSONNumber?, timestamp: Timestamp) throws(Invalid) {
-        let position = ReportedPosition(latitude: latitude, longitude: longitude, accuracy: accuracy)
+        try self.init(position: ReportedPosition(latitude: latitude, longitude: longitude, accuracy: accuracy),
+                      timestamp: timestamp)
+    }
+
+    /// A fix from a position as a record wrote it.
+    ///
+    /// - Parameters:
+    ///   - position: the coordinates (−90…90, −180…180) and accuracy (≥ 0, or none) as written.
+    ///   - timestamp: when the fix was taken, in ``Timestamp/representable``.
+    /// - Throws: ``Invalid`` naming the field that breaks the contract.
+    @inlinable @inline(__always)
+    public init(position: ReportedPosition, timestamp: Timestamp) throws(Invalid) {
         let lat = position.latitudeDegrees
         let lng = position.longitudeDegrees
         guard lat.isFinite, lng.isFinite, abs(lat) <= 90, abs(lng) <= 180 else { throw .coordinates }
-        if let a = accuracy?.doubleValue { guard a.isFinite, a >= 0 else { throw .accuracy } }
+        if let a = position.accuracyMetres { guard a.isFinite, a >= 0 else { throw .accuracy } }
         guard Timestamp.representable.contains(timestamp.milliseconds) else { throw .timestamp }
         self.position = position
         self.timestamp = timestamp

@@ -20,14 +20,6 @@ struct SDKPayload: Sendable {
     let sessions: [SessionID]
 }
 
-/// A canonical record and its session's id: one struct, not a pair, because a pair payload
-/// was copied out of ``CheckedLine`` through the runtime's generic tuple copy
-/// (`tuple_initializeWithCopy`, about 150 instructions a line, callgrind).
-struct SessionRecord: Sendable {
-    let record: ParsedRecord
-    let session: SessionID
-}
-
 /// Reads lines of one ``RecordFormat`` into ``CheckedLine``s: the record parser of the format,
 /// and the session ids made (and hashed) once, here.
 ///
@@ -57,7 +49,7 @@ struct LineReader: Sendable {
         }
         switch parser.parse(line) {
         case .record(let record):
-            return .record(SessionRecord(record: record, session: SessionID(record.sessionID)!))
+            return .record(SessionRecord(record, session: SessionID(record.sessionID)!))
         case .bad(let reason):
             return .bad(reason)
         }
@@ -68,9 +60,8 @@ struct LineReader: Sendable {
     func read(_ line: UnsafeBufferPointer<UInt8>, memory: inout ReaderMemory) -> CheckedLine {
         guard sdkParser == nil else { return read(line) }
         if RecordParser.isBlank(line) { return .blank }
-        let (outcome, session) = parser.parse(line, memory: &memory)
-        switch outcome {
-        case .record(let record): return .record(SessionRecord(record: record, session: session!))  // a record has its id
+        switch parser.parseSessionRecord(line, memory: &memory) {
+        case .record(let record): return .record(record)
         case .bad(let reason): return .bad(reason)
         }
     }

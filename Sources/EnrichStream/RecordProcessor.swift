@@ -75,15 +75,16 @@ struct RecordProcessor<Sessions: SessionDecisions> {
     /// rules or, for an event, the session's live location. An accepted fix's geofence
     /// transitions are left in ``transitions`` (see ``handOnTransitions(line:to:)``).
     mutating func decide(_ record: ParsedRecord, session: SessionID) -> RecordDecision {
-        decide(fix: record.fix, timestamp: record.timestamp, consent: record.consent, session: session)
+        decide(position: record.fix.map { ReportedPosition(latitude: $0.latitude, longitude: $0.longitude, accuracy: $0.accuracy) },
+               timestamp: record.timestamp, consent: record.consent, session: session)
     }
 
     /// ``decide(_:session:)`` of a record's fields (plain values: the record itself, with its
     /// id's `String`, is not copied to pass them).
     @inline(__always)
-    mutating func decide(fix parsed: ParsedFix?, timestamp: Int64, consent: Consent?, session: SessionID) -> RecordDecision {
-        if let parsed {
-            switch sessions.ingest(Self.fix(parsed, at: timestamp), session: session, consent: consent,
+    mutating func decide(position: ReportedPosition?, timestamp: Int64, consent: Consent?, session: SessionID) -> RecordDecision {
+        if let position {
+            switch sessions.ingest(Self.fix(position, at: timestamp), session: session, consent: consent,
                                    transitions: &transitions) {
             case .accepted(let enrichment): return .accepted(enrichment)
             case .rejected(let reason): return .rejected(reason)
@@ -131,11 +132,12 @@ struct RecordProcessor<Sessions: SessionDecisions> {
     /// keeps it (``ParsedChunk/records``). Its fields are passed, not the record: a record
     /// passed from memory to a mutating method is copied first, its id's `String` retained and
     /// released (85 instructions a line of the benchmark stream, callgrind).
+    @inline(__always)
     mutating func process(_ read: UnsafePointer<SessionRecord>, line: UnsafeBufferPointer<UInt8>, index: Int32,
                           into out: inout ProcessorOutput) {
-        out.lines.append(processRecord(fix: read.pointee.record.fix, timestamp: read.pointee.record.timestamp,
-                                       consent: read.pointee.record.consent,
-                                       closingBrace: read.pointee.record.closingBraceOffset,
+        out.lines.append(processRecord(position: read.pointee.position, timestamp: read.pointee.timestamp,
+                                       consent: read.pointee.consent,
+                                       closingBrace: Int(read.pointee.closingBrace),
                                        session: read.pointee.session, line, index, &out))
     }
 
@@ -146,10 +148,11 @@ struct RecordProcessor<Sessions: SessionDecisions> {
     }
 
     /// A canonical line: `,"geo":{…}` spliced before its final `}`.
-    private mutating func processRecord(fix: ParsedFix?, timestamp: Int64, consent: Consent?, closingBrace: Int,
+    @inline(__always)
+    private mutating func processRecord(position: ReportedPosition?, timestamp: Int64, consent: Consent?, closingBrace: Int,
                                         session: SessionID, _ line: UnsafeBufferPointer<UInt8>,
                                         _ index: Int32, _ out: inout ProcessorOutput) -> DecidedLine {
-        let decision = decide(fix: fix, timestamp: timestamp, consent: consent, session: session)
+        let decision = decide(position: position, timestamp: timestamp, consent: consent, session: session)
         if collectsDecisions { out.decisions.append(decision) }
         handOnTransitions(line: index, to: &out)
         let start = out.bytes.count
@@ -231,10 +234,9 @@ struct RecordProcessor<Sessions: SessionDecisions> {
 
     /// The engine's fix for a parsed one, its numbers as the record wrote them.
     @inline(__always)
-    static func fix(_ parsed: ParsedFix, at milliseconds: Int64) -> Fix {
+    static func fix(_ position: ReportedPosition, at milliseconds: Int64) -> Fix {
         do {
-            return try Fix(latitude: parsed.latitude, longitude: parsed.longitude, accuracy: parsed.accuracy,
-                           timestamp: Timestamp(milliseconds: milliseconds))
+            return try Fix(position: position, timestamp: Timestamp(milliseconds: milliseconds))
         } catch {
             preconditionFailure("RecordParser checks coordinates, accuracy and the time as Fix does")
         }

@@ -39,8 +39,11 @@ public struct RecordParser: Sendable {
         switch Self.scanObject(line, into: &slots, { $0.scanLine(into: &$1) }) {
         case .success(let (scanner, closingBrace)):
             var dates = PythonISOTimestamp.DateMemo()
-            return check(slots, closingBrace: closingBrace, scanner, id: { String(decoding: $0, as: UTF8.self) },
-                         name: { $0 }, dates: &dates).outcome
+            switch check(slots, closingBrace: closingBrace, scanner, id: { String(decoding: $0, as: UTF8.self) }, dates: &dates,
+                         make: { ParsedRecord(sessionID: $0, timestamp: $1, consent: $2, fix: $3, closingBraceOffset: $4) }) {
+            case .record(let record): return .record(record)
+            case .bad(let reason): return .bad(reason)
+            }
         case .failure(let reason):
             return .bad(reason)
         }
@@ -52,13 +55,36 @@ public struct RecordParser: Sendable {
     /// the stream's reader, which needs the id anyway.
     /// - Returns: the outcome, and the record's id when it is a record.
     package func parse(_ line: UnsafeBufferPointer<UInt8>, memory: inout ReaderMemory) -> (ParseOutcome, SessionID?) {
+        switch parse(line, memory: &memory, make: {
+            (ParsedRecord(sessionID: $0.rawValue, timestamp: $1, consent: $2, fix: $3, closingBraceOffset: $4), $0)
+        }) {
+        case .record(let (record, id)): return (.record(record), id)
+        case .bad(let reason): return (.bad(reason), nil)
+        }
+    }
+
+    /// ``parse(_:memory:)`` of a stream's reader: the record as the stream keeps it, with its
+    /// session's id and without the id's text.
+    package func parseSessionRecord(_ line: UnsafeBufferPointer<UInt8>, memory: inout ReaderMemory) -> SessionRecordOutcome {
+        switch parse(line, memory: &memory, make: {
+            SessionRecord(session: $0, timestamp: $1, consent: $2, fix: $3, closingBrace: $4)
+        }) {
+        case .record(let record): return .record(record)
+        case .bad(let reason): return .bad(reason)
+        }
+    }
+
+    /// The reader's parse, the record made by `make` from its id and fields.
+    @inline(__always)
+    private func parse<Record>(_ line: UnsafeBufferPointer<UInt8>, memory: inout ReaderMemory,
+                               make: (SessionID, Int64, Consent?, ParsedFix?, Int) -> Record) -> Checked<Record> {
         var slots = RecordSlots()
-        switch Self.scanObject(line, into: &slots, { memory.layouts.scanLine($0, into: &$1) }) {
+        switch Self.scanObject(line, into: &slots, layouts: &memory.layouts) {
         case .success(let (scanner, closingBrace)):
-            return check(slots, closingBrace: closingBrace, scanner, id: { memory.sessionIDs.id(utf8: $0) }, name: \.rawValue,
-                         dates: &memory.dates)
+            return check(slots, closingBrace: closingBrace, scanner, id: { memory.sessionIDs.id(utf8: $0) },
+                         dates: &memory.dates, make: make)
         case .failure(let reason):
-            return (.bad(reason), nil)
+            return .bad(reason)
         }
     }
 
@@ -71,11 +97,38 @@ public struct RecordParser: Sendable {
     static func scanObject(_ line: UnsafeBufferPointer<UInt8>, into slots: inout RecordSlots,
                            _ scan: (JSONLineScanner, inout RecordSlots) -> JSONLineScanner.Shape)
         -> Result<(JSONLineScanner, Int), BadLineReason> {
+        switch scanner(line) {
+        case .success(let scanner): return object(scan(scanner, &slots), scanner, line)
+        case .failure(let reason): return .failure(reason)
+        }
+    }
+
+    /// ``scanObject(_:into:_:)`` by the line layouts (``LineLayouts/scanLine(_:into:)``), called
+    /// here rather than through a closure: through one, the layouts' match was left out of the
+    /// parser's body (10 M instructions more over the benchmark stream's first 200,000 lines).
+    @inline(__always)
+    static func scanObject(_ line: UnsafeBufferPointer<UInt8>, into slots: inout RecordSlots, layouts: inout LineLayouts)
+        -> Result<(JSONLineScanner, Int), BadLineReason> {
+        switch scanner(line) {
+        case .success(let scanner): return object(layouts.scanLine(scanner, into: &slots), scanner, line)
+        case .failure(let reason): return .failure(reason)
+        }
+    }
+
+    /// The scanner over a line, when its length allows one.
+    @inline(__always)
+    private static func scanner(_ line: UnsafeBufferPointer<UInt8>) -> Result<JSONLineScanner, BadLineReason> {
         let n = line.count
         if n > maximumLineLength { return .failure(.lineTooLong) }
         guard n > 0, let p = line.baseAddress else { return .failure(.invalidJSON) }
-        let scanner = JSONLineScanner(p: p, n: n)
-        switch scan(scanner, &slots) {
+        return .success(JSONLineScanner(p: p, n: n))
+    }
+
+    /// What a scan's shape makes of the line.
+    @inline(__always)
+    private static func object(_ shape: JSONLineScanner.Shape, _ scanner: JSONLineScanner, _ line: UnsafeBufferPointer<UInt8>)
+        -> Result<(JSONLineScanner, Int), BadLineReason> {
+        switch shape {
         case .invalid:
             // The scanner stops at the first JSON error, but Python decodes the whole line first.
             return .failure(UTF8Validation.isValid(line) ? .invalidJSON : .invalidUTF8)
@@ -130,28 +183,33 @@ public struct RecordParser: Sendable {
 
     // MARK: The peer's field checks, in its order
 
+    /// A record made by a parse's `make`, or the reason its line is bad.
+    private enum Checked<Record> {
+        case record(Record)
+        case bad(BadLineReason)
+    }
+
     /// The checks, with the session id made from its decoded UTF-8 by `id` (a `String`, or a
-    /// ``SessionID``) and `name` its text, and a string timestamp's date remembered in `dates`.
+    /// ``SessionID``), a string timestamp's date remembered in `dates`, and the record made by
+    /// `make` from the id, the timestamp, the consent, the fix and the closing brace's offset.
     @inline(__always)
-    private func check<ID>(_ slots: RecordSlots, closingBrace: Int, _ scanner: JSONLineScanner,
-                           id: (UnsafeBufferPointer<UInt8>) -> ID, name: (ID) -> String,
-                           dates: inout PythonISOTimestamp.DateMemo) -> (outcome: ParseOutcome, id: ID?) {
+    private func check<ID, Record>(_ slots: RecordSlots, closingBrace: Int, _ scanner: JSONLineScanner,
+                                   id: (UnsafeBufferPointer<UInt8>) -> ID, dates: inout PythonISOTimestamp.DateMemo,
+                                   make: (ID, Int64, Consent?, ParsedFix?, Int) -> Record) -> Checked<Record> {
         let fields = RecordFields(scanner: scanner)
-        guard let session = fields.sessionID(slots.sessionID, id) else { return (.bad(.missingSessionID), nil) }
-        guard let timestamp = fields.timestamp(slots.timestamp, dates: &dates) else { return (.bad(.badTimestamp), nil) }
-        guard case .success(let consent) = fields.consent(slots.consent) else { return (.bad(.badConsent), nil) }
+        guard let session = fields.sessionID(slots.sessionID, id) else { return .bad(.missingSessionID) }
+        guard let timestamp = fields.timestamp(slots.timestamp, dates: &dates) else { return .bad(.badTimestamp) }
+        guard case .success(let consent) = fields.consent(slots.consent) else { return .bad(.badConsent) }
         // rec.get("type") == "location"
         guard fields.isString(slots.type, "location") else {
-            return (.record(ParsedRecord(sessionID: name(session), timestamp: timestamp, consent: consent, fix: nil,
-                                         closingBraceOffset: closingBrace)), session)
+            return .record(make(session, timestamp, consent, nil, closingBrace))
         }
         switch fields.fix(latitude: slots.latitude, longitude: slots.longitude, accuracy: slots.accuracy) {
         case .success(let fix):
-            guard RecordFields.isRepresentable(timestamp) else { return (.bad(.badTimestamp), nil) }
-            return (.record(ParsedRecord(sessionID: name(session), timestamp: timestamp, consent: consent, fix: fix,
-                                         closingBraceOffset: closingBrace)), session)
+            guard RecordFields.isRepresentable(timestamp) else { return .bad(.badTimestamp) }
+            return .record(make(session, timestamp, consent, fix, closingBrace))
         case .failure(let reason):
-            return (.bad(reason), nil)
+            return .bad(reason)
         }
     }
 }

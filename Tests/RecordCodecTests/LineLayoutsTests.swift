@@ -106,6 +106,50 @@ struct LineLayoutsTests {
         #expect(records > 500 && memory.layouts.linesMatched > 5_000, "\(records) records, \(memory.layouts.linesMatched) matched")
     }
 
+    @Test("the stream's record of a line holds the plain parse's fields, in one cache line")
+    func sessionRecords() {
+        let seed = testSeed("LineLayoutsTests.sessionRecords")
+        var random = SplitMix64(seed: seed)
+        var memory = ReaderMemory()
+        let parser = RecordParser()
+        var records = 0, fixes = 0
+        // the layouts' lines, and fixes of an SDK's form with numbers of every kind
+        func number(_ limit: Double) -> String {
+            switch random.next() % 5 {
+            case 0: return String(Int64(random.next() % UInt64(2 * limit + 1)) - Int64(limit))
+            case 1: return String(format: "%.6f", Double(random.next() % 1_000_000) / 1_000_000 * 2 * limit - limit)
+            case 2: return "\(Double(random.next() % 1000) / 10)e-1"
+            case 3: return String(format: "%.1f", Double(random.next() % 1000) / 10 * (random.next() % 9 == 0 ? -1 : 1))
+            default: return String(random.next() % 300)
+            }
+        }
+        for n in 0..<20_000 {
+            let bytes = n % 3 != 0 ? Self.line(&random) : Array((#"{"type":"location","session_id":"s-\#(random.next() % 50)","timestamp":"#
+                + (random.next() & 1 == 0 ? "\(1_764_237_600_000 + random.next() % 86_400_000)" : #""2025-11-27T10:\#(10 + random.next() % 50):01.558Z""#)
+                + #","latitude":\#(number(90)),"longitude":\#(number(180)),"accuracy":\#(number(100))"#
+                + (random.next() % 2 == 0 ? #","consent":"\#(["optIn", "optOut", "notSet"][Int(random.next() % 3)])"}"# : "}")).utf8)
+            let text = "\(String(decoding: bytes, as: UTF8.self).debugDescription), seed 0x\(String(seed, radix: 16))"
+            let plain = bytes.withUnsafeBufferPointer { parser.parse($0) }
+            let outcome = bytes.withUnsafeBufferPointer { parser.parseSessionRecord($0, memory: &memory) }
+            switch (plain, outcome) {
+            case (.record(let expected), .record(let record)):
+                records += 1
+                if expected.fix != nil { fixes += 1 }
+                #expect(record.session == SessionID(expected.sessionID) && record.timestamp == expected.timestamp
+                        && record.consent == expected.consent && Int(record.closingBrace) == expected.closingBraceOffset, "\(text)")
+                #expect(record.position == expected.fix.map { ReportedPosition(latitude: $0.latitude, longitude: $0.longitude, accuracy: $0.accuracy) },
+                        "\(text)")
+            case (.bad(let expected), .bad(let reason)):
+                #expect(reason == expected, "\(text)")
+            default:
+                Issue.record("\(plain) against \(outcome): \(text)")
+            }
+        }
+        #expect(records > 3_000 && fixes > 1_000, "\(records) records, \(fixes) fixes")
+        // written by one core and read by the other (ParallelRunner): a line of 64 bytes
+        #expect(MemoryLayout<SessionRecord>.stride <= 64)
+    }
+
     @Test("at most the capacity is kept, replaced in turn; ever new layouts turn the layouts off a while")
     func capacityAndBypass() {
         var layouts = LineLayouts()
