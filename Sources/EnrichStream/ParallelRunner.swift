@@ -169,7 +169,10 @@ final class ParallelRunner {
             }
             outputs.withLock { $0[p] = output }
         }
-        run(parallel && partitionCount > 1, count: partitionCount, decidePartition)
+        // each partition with the same worker every batch, its tables in that core's cache:
+        // against claims by whichever worker came first, CPU 0.935 on the million-session
+        // stream and 0.996 on the benchmark stream (alternating pairs, 9 and 21)
+        run(parallel && partitionCount > 1, count: partitionCount, affine: true, decidePartition)
 
         batch.chunks = parsed
         batch.outputs = outputs.withLock { all in
@@ -178,11 +181,18 @@ final class ParallelRunner {
         }
     }
 
-    /// Runs `body(worker, k)` for k in 0..<count, on all workers (claimed as they come) or on
-    /// this thread (worker 0).
-    private func run(_ parallel: Bool, count: Int, _ body: @escaping @Sendable (Int, Int) -> Void) {
+    /// Runs `body(worker, k)` for k in 0..<count, on all workers (claimed as they come, or
+    /// `affine`: each worker's own first, ``AffineClaims``) or on this thread (worker 0).
+    private func run(_ parallel: Bool, count: Int, affine: Bool = false, _ body: @escaping @Sendable (Int, Int) -> Void) {
         guard parallel else {
             for k in 0..<count { body(0, k) }
+            return
+        }
+        if affine {
+            let claims = AffineClaims(count: count, workers: pool.count)
+            pool.run { worker in
+                while let k = claims.next(for: worker) { body(worker, k) }
+            }
             return
         }
         let claims = Claims()

@@ -61,6 +61,37 @@ final class WorkerPool: Sendable {
 }
 
 /// Hands out the indices 0, 1, 2, … once each to whichever worker asks first.
+/// Indices claimed by workers, each worker's own first: worker w takes the unclaimed index
+/// k with k ≡ w (mod workers) first, then any other still unclaimed (a worker descheduled a
+/// while has its share taken by the others). For the session partitions: each stays with one
+/// worker's thread from batch to batch, its sessions' tables and renderings in that core's
+/// cache, rather than with whichever worker claimed it first.
+///
+/// A lock a claim: a batch has a claim a partition.
+final class AffineClaims: Sendable {
+    private let claimed: Mutex<[Bool]>
+    private let workers: Int
+
+    init(count: Int, workers: Int) {
+        claimed = Mutex(Array(repeating: false, count: count))
+        self.workers = max(1, workers)
+    }
+
+    /// The next index for `worker` (0..<workers), or `nil` when all are taken.
+    func next(for worker: Int) -> Int? {
+        claimed.withLock { claimed -> Int? in
+            var k = worker
+            while k < claimed.count {
+                if !claimed[k] { claimed[k] = true; return k }
+                k += workers
+            }
+            guard let any = claimed.firstIndex(of: false) else { return nil }
+            claimed[any] = true
+            return any
+        }
+    }
+}
+
 final class Claims: Sendable {
     private let counter = Atomic<Int>(0)
 
