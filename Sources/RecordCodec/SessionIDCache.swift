@@ -6,7 +6,7 @@ import GeoModel
 /// Making them was about 240 instructions a line of the benchmark stream (`String(decoding:)`
 /// checks the UTF-8 the scanner had checked already, then the hash goes over the new string);
 /// found here, an id costs a copy of its bytes into a key, two multiplies for the slot and
-/// seven compares.
+/// five compares in one cache line (seven, and another line, for an id longer than 32 bytes).
 ///
 /// Direct-mapped: ``slotCount`` slots, chosen by a multiplicative hash of the key's words; a new
 /// id takes its slot's place. Ids longer than ``longestKept`` bytes are made every time. The
@@ -16,14 +16,14 @@ import GeoModel
 /// Not thread-safe: one per reading thread (``ParallelRunner`` keeps one per worker).
 package struct SessionIDCache {
     /// Slots: a power of two. 4,096 hold the benchmark stream's 2,000 sessions with few
-    /// collisions, in 352 KB.
+    /// collisions, in 256 KB (and 64 KB for the ends of keys longer than 32 bytes).
     package static let slotCount = 1 << slotBits
     private static let slotBits = 12
     /// The longest id kept, in bytes: the key is six words.
     package static let longestKept = 48
 
     /// An id's bytes, zero-padded to six words, and its length.
-    private struct Key: Equatable {
+    private struct Key {
         var words: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
         var count = 0
 
@@ -41,42 +41,66 @@ package struct SessionIDCache {
                 ^ words.4 ^ words.5 ^ UInt64(count)
             return Int(truncatingIfNeeded: (folded &* 0xBF58_476D_1CE4_E5B9) >> (64 - SessionIDCache.slotBits))
         }
+    }
 
-        static func == (a: Key, b: Key) -> Bool {
-            a.count == b.count && a.words.0 == b.words.0 && a.words.1 == b.words.1
-                && a.words.2 == b.words.2 && a.words.3 == b.words.3 && a.words.4 == b.words.4
-                && a.words.5 == b.words.5
+    /// One slot, one cache line: the key's first four words, its length (0: empty) and the id.
+    /// A key longer than 32 bytes keeps its last two words in ``Storage/tails``, read only then.
+    /// (Keys and ids in two arrays, 56 and 24 bytes a slot, took two or three cache lines a
+    /// lookup: the table's misses were half of its time, perf.)
+    private struct Slot {
+        var w0: UInt64 = 0, w1: UInt64 = 0, w2: UInt64 = 0, w3: UInt64 = 0
+        var count = 0
+        var id: SessionID? = nil
+    }
+
+    /// The slots, 64-byte aligned, and the long keys' last words.
+    private final class Storage {
+        let slots: UnsafeMutablePointer<Slot>
+        let tails: UnsafeMutablePointer<(UInt64, UInt64)>
+
+        init() {
+            precondition(MemoryLayout<Slot>.stride == 64, "a slot is a cache line")
+            slots = UnsafeMutableRawPointer.allocate(byteCount: 64 * SessionIDCache.slotCount, alignment: 64)
+                .bindMemory(to: Slot.self, capacity: SessionIDCache.slotCount)
+            slots.initialize(repeating: Slot(), count: SessionIDCache.slotCount)
+            tails = .allocate(capacity: SessionIDCache.slotCount)
+            tails.initialize(repeating: (0, 0), count: SessionIDCache.slotCount)
+        }
+
+        deinit {
+            slots.deinitialize(count: SessionIDCache.slotCount)
+            UnsafeMutableRawPointer(slots).deallocate()
+            tails.deallocate()
         }
     }
 
-    /// Each slot's key and id, in two arrays: the keys are plain words, compared in place
-    /// (slots of both, read as one value, were copied out whole, with the id's retain).
-    private var keys: [Key]
-    private var ids: [SessionID?]
+    /// Shared by copies of the cache until one of them looks up: it then takes slots of its own
+    /// (empty), so that a copy never writes into another's.
+    private var storage = Storage()
     /// With far more live sessions than slots (a million), nearly every lookup misses, and the
     /// table only adds its cache misses to each line: then it is turned off a while.
     private var bypass = CacheBypass()
 
-    package init() {
-        keys = Array(repeating: Key(), count: Self.slotCount)
-        ids = Array(repeating: nil, count: Self.slotCount)
-    }
+    package init() {}
 
     /// The id whose UTF-8 is `bytes` (valid UTF-8, not empty: the scanner checked it), from
     /// the cache when it holds it.
     package mutating func id(utf8 bytes: UnsafeBufferPointer<UInt8>) -> SessionID {
         guard bytes.count <= Self.longestKept, let base = bytes.baseAddress else { return Self.make(bytes) }
         guard bypass.shouldLookUp() else { return Self.make(bytes) }
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage() }
         let key = Key(base, count: bytes.count)
         let slot = key.slot
-        let found = keys.withUnsafeBufferPointer { $0[slot] == key }
-        if found, let id = ids[slot] {
+        let s = storage.slots + slot
+        let w = key.words
+        if s.pointee.count == key.count, s.pointee.w0 == w.0, s.pointee.w1 == w.1, s.pointee.w2 == w.2, s.pointee.w3 == w.3,
+           key.count <= 32 || (storage.tails[slot].0 == w.4 && storage.tails[slot].1 == w.5), let id = s.pointee.id {
             bypass.hit()
             return id
         }
         let id = Self.make(bytes)
-        keys[slot] = key
-        ids[slot] = id
+        s.pointee = Slot(w0: w.0, w1: w.1, w2: w.2, w3: w.3, count: key.count, id: id)
+        if key.count > 32 { storage.tails[slot] = (w.4, w.5) }
         return id
     }
 
