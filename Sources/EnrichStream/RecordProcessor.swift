@@ -75,8 +75,7 @@ struct RecordProcessor<Sessions: SessionDecisions> {
     /// rules or, for an event, the session's live location. An accepted fix's geofence
     /// transitions are left in ``transitions`` (see ``handOnTransitions(line:to:)``).
     mutating func decide(_ record: ParsedRecord, session: SessionID) -> RecordDecision {
-        decide(position: record.fix.map { ReportedPosition(latitude: $0.latitude, longitude: $0.longitude, accuracy: $0.accuracy) },
-               timestamp: record.timestamp, consent: record.consent, session: session)
+        decide(position: record.fix?.position, timestamp: record.timestamp, consent: record.consent, session: session)
     }
 
     /// ``decide(_:session:)`` of a record's fields (plain values: the record itself, with its
@@ -227,9 +226,7 @@ struct RecordProcessor<Sessions: SessionDecisions> {
 
     /// The enrichment of a record's own position (see ``RecordFormat/rejectedFixDescribesItself``).
     private mutating func ownEnrichment(_ parsed: ParsedFix, at timestamp: Int64) -> Enrichment {
-        ownEnricher.enrich(ReportedPosition(latitude: parsed.latitude, longitude: parsed.longitude,
-                                            accuracy: parsed.accuracy),
-                           at: Timestamp(milliseconds: timestamp))
+        ownEnricher.enrich(parsed.position, at: Timestamp(milliseconds: timestamp))
     }
 
     /// The engine's fix for a parsed one, its numbers as the record wrote them.

@@ -60,7 +60,6 @@ final class WorkerPool: Sendable {
     }
 }
 
-/// Hands out the indices 0, 1, 2, … once each to whichever worker asks first.
 /// Indices claimed by workers, each worker's own first: worker w takes the unclaimed index
 /// k with k ≡ w (mod workers) first, then any other still unclaimed (a worker descheduled a
 /// while has its share taken by the others). For the session partitions: each stays with one
@@ -92,6 +91,7 @@ final class AffineClaims: Sendable {
     }
 }
 
+/// Hands out the indices 0, 1, 2, … once each to whichever worker asks first.
 final class Claims: Sendable {
     private let counter = Atomic<Int>(0)
 

@@ -16,4 +16,10 @@ public struct ParsedFix: Sendable, Equatable {
         self.longitude = longitude
         self.accuracy = accuracy
     }
+
+    /// The numbers as the engine keeps them: their doubles and how they were written.
+    @inlinable
+    public var position: ReportedPosition {
+        ReportedPosition(latitude: latitude, longitude: longitude, accuracy: accuracy)
+    }
 }

@@ -25,7 +25,7 @@ package struct SessionRecord: Sendable {
     init(session: SessionID, timestamp: Int64, consent: Consent?, fix: ParsedFix?, closingBrace: Int) {
         self.session = session
         self.timestamp = timestamp
-        position = fix.map { ReportedPosition(latitude: $0.latitude, longitude: $0.longitude, accuracy: $0.accuracy) }
+        position = fix?.position
         self.closingBrace = Int32(truncatingIfNeeded: closingBrace)
         self.consent = consent
     }
