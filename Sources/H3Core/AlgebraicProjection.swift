@@ -84,10 +84,10 @@ enum AlgebraicProjection {
     /// and it is left out. At most five faces remain (at the icosahedron's vertices); in two
     /// cells of three, one.
     static let candidates: [UInt64] = {
-        // Built once, on the first cell: without an array a cell (the chords on the stack,
-        // the sines and cosines once a row and once a column) it takes about 2 M instructions
-        // rather than 15 M, about 3 ms of every run's start (callgrind). The values are the
-        // same: each chord is the same arithmetic on the same sines and cosines.
+        // Built once, on a run's first cell. With no arrays made per cell (the chords on the
+        // stack, the sines and cosines once per row and once per column) it takes about 4 M
+        // instructions rather than 15 M (callgrind). The values are the same: each chord is the
+        // same arithmetic on the same sines and cosines.
         let side = candidateCellDegrees * DegreeTrigonometry.degree
         let spare = 2 * side * 1.05 + 1e-4
         let centers = IcosahedronFaces.centers

@@ -335,7 +335,7 @@ enum OrjsonText {
     /// same bytes as ``writeTimestamp(_:secondOfDay:millisecond:to:)``'s (`SpliceTests`).
     @inline(__always)
     static func writeFourDigitYearTimestamp(_ date: (year: Int64, month: Int64, day: Int64), secondOfDay: Int64,
-                                                    millisecond: Int64, to out: inout ByteWriter) {
+                                            millisecond: Int64, to out: inout ByteWriter) {
         /// The two ASCII digits of 0...99, the tens in the low byte.
         @inline(__always) func two(_ v: Int64) -> UInt64 {
             0x3030 | UInt64(truncatingIfNeeded: v / 10) | UInt64(truncatingIfNeeded: v % 10) << 8
@@ -357,7 +357,7 @@ enum OrjsonText {
     /// ``writeISOTimestamp(milliseconds:to:)`` byte by byte, for any year (glibc's unpadded
     /// years, a minus sign before them).
     static func writeTimestamp(_ date: (year: Int64, month: Int64, day: Int64), secondOfDay: Int64,
-                                       millisecond: Int64, to out: inout ByteWriter) {
+                               millisecond: Int64, to out: inout ByteWriter) {
         out.write(UInt8(ascii: "\""))
         writeInteger(date.year, to: &out)
         out.write(UInt8(ascii: "-"))
