@@ -66,13 +66,14 @@ final class WorkerPool: Sendable {
 /// worker's thread from batch to batch, its sessions' tables and renderings in that core's
 /// cache, rather than with whichever worker claimed it first.
 ///
-/// A lock a claim: a batch has a claim a partition.
+/// A lock a claim (a ``Monitor``, which the thread sanitizer sees): a batch has a claim a
+/// partition.
 final class AffineClaims: Sendable {
-    private let claimed: Mutex<[Bool]>
+    private let claimed: Monitor<[Bool]>
     private let workers: Int
 
     init(count: Int, workers: Int) {
-        claimed = Mutex(Array(repeating: false, count: count))
+        claimed = Monitor(Array(repeating: false, count: count))
         self.workers = max(1, workers)
     }
 

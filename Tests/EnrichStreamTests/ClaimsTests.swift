@@ -1,4 +1,3 @@
-import Synchronization
 import Testing
 import ThreadSharing
 @testable import EnrichStream
@@ -22,7 +21,7 @@ import ThreadSharing
     func eachOnce() {
         let count = 1_000, workers = 8
         let claims = AffineClaims(count: count, workers: workers)
-        let taken = Mutex<[Int: Int]>([:])
+        let taken = Monitor<[Int: Int]>([:])
         _ = ForkJoin.map(parts: workers) { worker in
             while let k = claims.next(for: worker) {
                 taken.withLock { $0[k, default: 0] += 1 }
