@@ -439,6 +439,17 @@ struct JSONLineScanner {
         UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
     }
 
+    /// ``word(at:)`` from any `i >= 0` of a line of at least 8 bytes, the bytes past the end
+    /// read as NUL (as ``at(_:)`` reads them), and nothing read past it: within a word of the
+    /// end, the line's last word shifted down.
+    @inline(__always) func paddedWord(at i: Int) -> UInt64 {
+        assert(n >= 8 && i >= 0)
+        if i &+ 8 <= n { return word(at: i) }
+        // i > n - 8: a shift of 8 to 56 bits while i < n, and no byte at all from n on
+        let shift = 8 &* (i &- (n &- 8))
+        return shift < 64 ? word(at: n &- 8) >> UInt64(shift) : 0
+    }
+
     /// The high bit of each byte of `w` that is `"`, `\`, a control byte or non-ASCII, and
     /// possibly of plain bytes above the lowest such byte: the lowest flagged byte is exact
     /// (borrows only run upwards).
@@ -579,6 +590,13 @@ struct JSONLineScanner {
     @inline(__always)
     func scanNumber(_ start: Int, integerSyntax: inout Bool, shortcut: Bool = true) -> Int {
         if shortcut, let end = scanShortNumber(start, integerSyntax: &integerSyntax) { return end }
+        return scanAnyNumber(start, integerSyntax: &integerSyntax)
+    }
+
+    /// ``scanNumber(_:integerSyntax:shortcut:)`` of any number, a byte or a run of digits at a
+    /// time: out of line, so that the usual number's scan is inlined where values are scanned.
+    @inline(never)
+    func scanAnyNumber(_ start: Int, integerSyntax: inout Bool) -> Int {
         var i = start
         if at(i) == UInt8(ascii: "-") { i += 1 }
         let integerStart = i
@@ -631,23 +649,26 @@ struct JSONLineScanner {
     /// exponent, a word at a time: the whole part's digits counted in one word or two
     /// (``GeoModel/JSONNumber/leadingDigits(_:)``), the byte after them read from the last, and
     /// the fraction's digits in the next. Nil, for the general path to decide, for anything else
-    /// (a leading zero, a lone sign, longer parts, an exponent) and within 17 bytes of the
-    /// line's end. Where it answers, the general path answers the same: the digits it counts
-    /// are all there are (the byte after them is not a digit), and such a number cannot
-    /// overflow. Digit by digit, a number of the benchmark stream was about 110 instructions
-    /// (callgrind).
+    /// (a leading zero, a lone sign, longer parts, an exponent) and in a line under 8 bytes.
+    /// Where it answers, the general path answers the same: the digits it counts are all there
+    /// are (the byte after them is not a digit), and such a number cannot overflow. Near the
+    /// line's end the words are ``paddedWord(at:)``'s, whose NULs past the end are what the
+    /// general path reads there: the last number of a line (an accuracy, a price before `}}`)
+    /// had gone the general way, a byte at a time, and cost about 110 instructions, against
+    /// about 30 (callgrind). Digit by digit, a number of the benchmark stream was about 110
+    /// instructions.
     @inline(__always)
     func scanShortNumber(_ start: Int, integerSyntax: inout Bool) -> Int? {
-        guard start &+ 17 <= n else { return nil }
-        let i = p[start] == UInt8(ascii: "-") ? start &+ 1 : start
-        let whole = word(at: i)
+        guard n >= 8 else { return nil }
+        let i = at(start) == UInt8(ascii: "-") ? start &+ 1 : start
+        let whole = paddedWord(at: i)
         var wholeDigits = JSONNumber.leadingDigits(whole)
         var next: UInt8
         if wholeDigits < 8 {
             next = UInt8(truncatingIfNeeded: whole >> UInt64(8 &* wholeDigits))
         } else {
             // a longer whole part (a timestamp's 13 digits): its next word
-            let rest = word(at: i &+ 8)
+            let rest = paddedWord(at: i &+ 8)
             let restDigits = JSONNumber.leadingDigits(rest)
             guard restDigits < 8 else { return nil }
             wholeDigits = 8 &+ restDigits
@@ -660,8 +681,7 @@ struct JSONLineScanner {
             return i &+ wholeDigits
         }
         let f = i &+ wholeDigits &+ 1
-        guard f &+ 8 <= n else { return nil }
-        let fraction = word(at: f)
+        let fraction = paddedWord(at: f)
         let fractionDigits = JSONNumber.leadingDigits(fraction)
         guard fractionDigits >= 1, fractionDigits < 8,
               UInt8(truncatingIfNeeded: fraction >> UInt64(8 &* fractionDigits)) | 0x20 != UInt8(ascii: "e") else { return nil }
