@@ -73,6 +73,7 @@ public final class OutputFile {
     /// Appends the bytes of `list`'s pieces, in order. The list may be changed (a short write
     /// advances its pieces).
     func append(_ list: inout GatherList) throws(StreamError) {
+        list.close()
         if list.byteCount < Self.gatherCopyLimit {
             for piece in list.pieces {
                 buffer.append(contentsOf: UnsafeRawBufferPointer(start: piece.iov_base, count: piece.iov_len))
@@ -84,9 +85,8 @@ public final class OutputFile {
         var first = 0
         while first < list.pieces.count {
             // IOV_MAX (1,024 on Linux and Darwin) pieces a call at most
-            let n = list.pieces.withUnsafeBufferPointer { pieces in
-                writev(fd, pieces.baseAddress! + first, Int32(min(1024, pieces.count - first)))
-            }
+            let pieces = list.pieces
+            let n = writev(fd, pieces.baseAddress! + first, Int32(min(1024, pieces.count - first)))
             if n < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
                 throw StreamError("cannot write", name, errno: errno)

@@ -31,7 +31,7 @@ struct ProcessorOutput: Sendable {
 }
 
 /// What became of one line: the figure of ``EnrichStatistics`` it adds to.
-enum LineOutcome: UInt8, Sendable {
+enum LineOutcome: UInt8, Sendable, CaseIterable {
     /// Only white space: skipped, not counted.
     case blank
     /// An SDK line's records: the partition's list of record outcomes holds one per record.

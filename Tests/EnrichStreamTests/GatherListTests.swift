@@ -14,6 +14,7 @@ import TestSupport
             list.append(b.baseAddress!, count: 2)
             list.append(b.baseAddress! + 2, count: 3)
             list.append(b.baseAddress! + 6, count: 2)
+            list.close()
             #expect(list.pieces.count == 2)
             #expect(list.pieces[0].iov_len == 5 && list.pieces[1].iov_len == 2)
             #expect(list.byteCount == 7)
@@ -27,6 +28,7 @@ import TestSupport
             list.append(b.baseAddress!, count: 3)      // 012
             list.append(b.baseAddress! + 4, count: 2)  // 45
             list.append(b.baseAddress! + 7, count: 3)  // 789
+            list.close()
             func rest(from k: Int) -> String {
                 list.pieces[k...].map { String(decoding: UnsafeRawBufferPointer(start: $0.iov_base, count: $0.iov_len), as: UTF8.self) }
                     .joined()
