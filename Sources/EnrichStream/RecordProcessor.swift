@@ -168,8 +168,8 @@ struct RecordProcessor<Sessions: SessionDecisions> {
         case .unattached:
             return DecidedLine(outcome: decision.outcome, output: .input)
         }
-        let count = out.bytes.count - start
-        out.bytes.append(0x0A)
+        // the tail's writers end it with the line's `\n`
+        let count = out.bytes.count - start - 1
         return DecidedLine(outcome: decision.outcome, output: .written, prefix: Int32(closingBrace),
                            start: Int32(start), count: Int32(count))
     }

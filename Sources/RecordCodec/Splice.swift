@@ -68,18 +68,20 @@ public enum Splice {
     }
 
     /// ``appendTail(_:ageMilliseconds:to:)`` of a rendering held as bytes (``RenderedGeo/render(_:geofences:_:)``'s
-    /// text, `ageOffset` where its `age_ms` value goes).
+    /// text, `ageOffset` where its `age_ms` value goes), and then `terminator` when given (a
+    /// stream's `\n`, in the same append).
     @inline(__always)
     package static func appendTail(_ rendered: UnsafeBufferPointer<UInt8>, ageOffset: Int, ageMilliseconds: Int64,
-                                   to output: inout [UInt8]) {
+                                   terminator: UInt8? = nil, to output: inout [UInt8]) {
         // written in place, in one append: the age's digits through a temporary buffer and three
         // appends cost about 140 instructions an enriched line, beside the copy itself (callgrind)
-        output.append(addingCapacity: rendered.count + 20) { tail in
+        output.append(addingCapacity: rendered.count + 21) { tail in
             tail.withUnsafeMutableBufferPointer { buffer, count in
                 var writer = ByteWriter(UnsafeMutableBufferPointer(rebasing: buffer[count...]))
                 writer.write(UnsafeBufferPointer(rebasing: rendered[..<ageOffset]))
                 OrjsonText.writeInteger(ageMilliseconds, to: &writer)  // at most 20 bytes
                 writer.write(UnsafeBufferPointer(rebasing: rendered[ageOffset...]))
+                if let terminator { writer.write(terminator) }
                 count += writer.count
             }
         }

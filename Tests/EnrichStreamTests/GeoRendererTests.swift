@@ -25,10 +25,11 @@ import Testing
         return out
     }
 
+    /// The splice's tail, and the line's `\n` (which the renderer writes with it).
     static func expected(_ geo: Enrichment, age: Int64) -> [UInt8] {
         var out: [UInt8] = []
         Splice.appendTail(RenderedGeo(geo), ageMilliseconds: age, to: &out)
-        return out
+        return out + [0x0A]
     }
 
     @Test func tailsMatchTheSpliceOverManySessionsAndChangingLengths() {
