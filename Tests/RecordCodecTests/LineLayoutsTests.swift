@@ -188,6 +188,39 @@ struct LineLayoutsTests {
 }
 
 extension LineLayoutsTests {
+    /// Lines of three layouts in random order, each layout's lines starting with their own
+    /// first 16 bytes: after each layout's first few lines, every line is matched at the first
+    /// try (by the layout its start last matched), and all with the general walk's slots.
+    @Test("a line's first bytes choose the layout tried first")
+    func startChoosesTheFirstTry() {
+        let seed = testSeed("LineLayoutsTests.startChoosesTheFirstTry")
+        var random = SplitMix64(seed: seed)
+        var layouts = LineLayouts()
+        let shapes = [#"{"type":"track","brand_id":9,"session_id":"s-1","timestamp":5}"#,
+                      #"{"type":"location","session_id":"s-2","timestamp":6,"latitude":1.5,"longitude":2,"accuracy":3}"#,
+                      #"{"type":"identify","session_id":"s-3","timestamp":7,"data":{"a":1}}"#]
+        var differing = 0, lines = 0
+        for _ in 0..<3_000 {
+            let text = shapes[Int(random.next() % 3)]
+            let bytes = Array(text.utf8)
+            bytes.withUnsafeBufferPointer { b in
+                let scanner = JSONLineScanner(p: b.baseAddress!, n: b.count)
+                var general = RecordSlots(), matched = RecordSlots()
+                _ = scanner.scanLine(into: &general)
+                if case .object = layouts.scanLine(scanner, into: &matched) {
+                    if Self.slots(matched) != Self.slots(general) { differing += 1 }
+                } else {
+                    differing += 1
+                }
+            }
+            lines += 1
+        }
+        #expect(differing == 0, "seed 0x\(String(seed, radix: 16))")
+        #expect(layouts.linesMatched == lines - 3)
+        // in their order, about two lines in three would fail a try or two first
+        #expect(layouts.failedTries <= 6, "\(layouts.failedTries) failed tries, seed 0x\(String(seed, radix: 16))")
+    }
+
     /// A line too long to keep, learnt in the place of a kept layout, leaves that layout as it
     /// was: here a layout whose key literal is longer than two words (its middle compared from
     /// the kept bytes), and a too-long line whose first key differs from it in that middle.
