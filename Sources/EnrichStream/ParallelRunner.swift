@@ -266,33 +266,36 @@ struct ParsedChunk: Sendable {
         kinds.append(contentsOf: repeatElement(.blank, count: range.count))
         routes.append(contentsOf: repeatElement(0, count: range.count))
         hashes.append(contentsOf: repeatElement(0, count: range.count))
-        records.reserveCapacity(range.count)
-        kinds.withUnsafeMutableBufferPointer { kinds in
-            routes.withUnsafeMutableBufferPointer { routes in
-                hashes.withUnsafeMutableBufferPointer { hashes in
-                    for (j, i) in range.enumerated() {
-                        let span = spans[i]
-                        let hash: UInt64
-                        // each record moved into its array, not copied
-                        switch span.isCut ? .bad(.lineTooLong) : reader.read(bytes.line(span), memory: &memory) {
-                        case .blank:
-                            continue
-                        case .bad(let reason):
-                            kinds[j] = .bad(reason)
-                            continue
-                        case .record(let record):
-                            hash = record.session.stableHash
-                            kinds[j] = .record(Int32(truncatingIfNeeded: records.count))
-                            records.append(record)
-                        case .records(let payload):
-                            kinds[j] = .records(Int32(truncatingIfNeeded: payloads.count))
-                            let session = payload.sessions.first
-                            payloads.append(payload)
-                            guard let session else { continue }  // a payload of no records: partition 0
-                            hash = session.stableHash
+        // the records in one append for the whole range: the array's uniqueness and capacity
+        // checked once, not on every record
+        records.append(addingCapacity: range.count) { newRecords in
+            kinds.withUnsafeMutableBufferPointer { kinds in
+                routes.withUnsafeMutableBufferPointer { routes in
+                    hashes.withUnsafeMutableBufferPointer { hashes in
+                        for (j, i) in range.enumerated() {
+                            let span = spans[i]
+                            let hash: UInt64
+                            // each record moved into its array, not copied
+                            switch span.isCut ? .bad(.lineTooLong) : reader.read(bytes.line(span), memory: &memory) {
+                            case .blank:
+                                continue
+                            case .bad(let reason):
+                                kinds[j] = .bad(reason)
+                                continue
+                            case .record(let record):
+                                hash = record.session.stableHash
+                                kinds[j] = .record(Int32(truncatingIfNeeded: newRecords.count))
+                                newRecords.append(record)
+                            case .records(let payload):
+                                kinds[j] = .records(Int32(truncatingIfNeeded: payloads.count))
+                                let session = payload.sessions.first
+                                payloads.append(payload)
+                                guard let session else { continue }  // a payload of no records: partition 0
+                                hash = session.stableHash
+                            }
+                            routes[j] = Self.partition(ofHash: hash, among: partitions)
+                            hashes[j] = hash
                         }
-                        routes[j] = Self.partition(ofHash: hash, among: partitions)
-                        hashes[j] = hash
                     }
                 }
             }
@@ -340,9 +343,11 @@ struct ParsedChunk: Sendable {
     }
 
     /// The partition of the records of the session whose ``SessionID/stableHash`` is `hash`:
-    /// the hash's high half, as the engine shards by the same hash's bits.
+    /// from the hash's high half (the session index takes its fingerprint from the low half),
+    /// scaled to `0..<partitions` by a multiply and a shift rather than a remainder (a 64-bit
+    /// division on every line).
     @inline(__always)
     static func partition(ofHash hash: UInt64, among partitions: Int) -> UInt8 {
-        UInt8(truncatingIfNeeded: (hash >> 32) % UInt64(partitions))
+        UInt8(truncatingIfNeeded: ((hash >> 32) &* UInt64(partitions)) >> 32)
     }
 }
