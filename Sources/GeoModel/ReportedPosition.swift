@@ -66,4 +66,25 @@ public struct ReportedPosition: Hashable, Sendable {
     /// The accuracy in metres as a double, when there was one.
     @inlinable
     public var accuracyMetres: Double? { accuracy?.doubleValue }
+
+    /// Whether two positions are written alike: the degrees compared by their bits, as the
+    /// accuracy is. A latitude of `-0.0` and one of `0.0` are the same number to `Double`'s
+    /// `==`, but not the same text: compared that way, the stream's cache of rendered `geo`
+    /// objects gave one session's `-0.0` the `0.0` of another session sharing its slot
+    /// (877 lines of 20,000 in a stream of sessions at both zeros; the peer writes each as read).
+    @inlinable
+    public static func == (a: ReportedPosition, b: ReportedPosition) -> Bool {
+        a.latitudeDegrees.bitPattern == b.latitudeDegrees.bitPattern
+            && a.longitudeDegrees.bitPattern == b.longitudeDegrees.bitPattern
+            && a.accuracyBits == b.accuracyBits && a.kinds == b.kinds
+    }
+
+    /// Hashes what ``==(_:_:)`` compares.
+    @inlinable
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(latitudeDegrees.bitPattern)
+        hasher.combine(longitudeDegrees.bitPattern)
+        hasher.combine(accuracyBits)
+        hasher.combine(kinds)
+    }
 }

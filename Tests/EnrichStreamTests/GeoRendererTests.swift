@@ -76,6 +76,23 @@ import Testing
         #expect(mismatches == 0)
     }
 
+    /// Two sessions in one slot whose fixes differ only in a zero's sign: each line gets its
+    /// own zero, as the peer writes it (`Double`'s `==` calls them equal).
+    @Test func signedZerosAreRenderedApart() {
+        var renderer = GeoRenderer(cacheSlots: 1)
+        func geo(_ latitude: Double, _ longitude: Double) -> Enrichment {
+            Enrichment(latitude: .double(latitude), longitude: .double(longitude), accuracy: 5.0,
+                       fixTimestamp: Timestamp(milliseconds: 1_764_237_600_000), h3: Self.cell, country: nil, postal: nil)
+        }
+        let geos = [geo(0.0, 10.5), geo(-0.0, 10.5), geo(-0.0, -0.0), geo(0.0, 0.0), geo(0.0, 10.5)]
+        for (k, g) in geos.enumerated() {
+            let tail = Self.tail(&renderer, SessionID(String("z-\(k)"))!, g, age: 0)
+            #expect(tail == Self.expected(g, age: 0), "\(String(decoding: tail, as: UTF8.self))")
+        }
+        #expect(geos[0].position != geos[1].position && geos[2].position != geos[3].position)
+        #expect(geos[0].position == geos[4].position && geos[0].position.hashValue == geos[4].position.hashValue)
+    }
+
     @Test func aCopyRendersIntoSlotsOfItsOwn() {
         var first = GeoRenderer()
         let session = SessionID(String(1))!
