@@ -67,11 +67,11 @@ final class BatchWriter {
         // the partitions' bytes stay where the processors wrote them: the output is a gather
         // list of pieces of them and of the batch's input (``DecidedLine``)
         var result: Result<Bool, StreamError> = .success(true)
-        var outputs: [PartitionCursor] = []
-        outputs.reserveCapacity(batch.outputs.count)
-        Self.withCursors(of: batch.outputs, from: 0, &outputs) { outputs in
+        var cursors: [PartitionCursor] = []
+        cursors.reserveCapacity(batch.outputs.count)
+        Self.withCursors(of: batch.outputs, from: 0, &cursors) { cursors in
             do throws(StreamError) {
-                result = .success(try write(batch, &outputs))
+                result = .success(try write(batch, &cursors))
             } catch {
                 result = .failure(error)
             }
