@@ -71,12 +71,15 @@ def cpu_times(argv, runs):
     return statistics.median(out), out
 
 
+def first_match(name, dso, table):
+    """The key of the first (key, pattern) of `table` whose pattern a symbol's name or object
+    matches, or None."""
+    return next((key for key, pattern in table if re.search(pattern, name) or re.search(pattern, dso)), None)
+
+
 def classify(name, dso):
     """The stage of a symbol (first match wins), or None for "other"."""
-    for stage, _, pattern in STAGES:
-        if re.search(pattern, name) or re.search(pattern, dso):
-            return stage
-    return None
+    return first_match(name, dso, [(stage, pattern) for stage, _, pattern in STAGES])
 
 
 def demangle(names):
@@ -173,7 +176,7 @@ def per_fix_table(binary, head, lines, enrich):
     parts = {what: 0 for what, _ in ENRICH_PARTS}
     rest = 0
     for count, name, dso in enrich:
-        what = next((w for w, pattern in ENRICH_PARTS if re.search(pattern, name) or re.search(pattern, dso)), None)
+        what = first_match(name, dso, ENRICH_PARTS)
         if what:
             parts[what] += count
         else:
