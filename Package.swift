@@ -135,7 +135,7 @@ let package = Package(
         // the CLI's own logic (the data search), through @testable import of the executable
         .testTarget(name: "GeoEnrichCLITests", dependencies: ["GeoEnrichCLI"]),
         .testTarget(name: "GeoEnrichTests", dependencies: ["GeoEnrich", .product(name: "NIOCore", package: "swift-nio")]),
-        .testTarget(name: "GeoBridgeTests", dependencies: ["GeoBridge"]),
+        .testTarget(name: "GeoBridgeTests", dependencies: ["GeoBridge"], exclude: ["Fixtures"]),
         .testTarget(name: "GeoLookupTests", dependencies: ["GeoLookup", "GeoBridge", "H3Core", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "EnrichEngineTests", dependencies: ["EnrichEngine", "GeoMath", "TestSupport"]),
         .testTarget(name: "RecordCodecTests", dependencies: ["RecordCodec", "H3Core", "TestSupport"], exclude: ["Fixtures"]),
