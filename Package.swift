@@ -2,7 +2,7 @@
 //
 // geo-enrich: location and geospatial enrichment for mobile-analytics ingestion.
 // Layers (see ARCHITECTURE.md): GeoMath ← H3Core (pure Swift); GeoBridge (the only module
-// that imports PROJ and GEOS); GeoMath and GeoBridge ← GeoLookup ← EnrichEngine ← the CLI. The benchmark harness lives in benchmarks/, a separate
+// that imports GEOS; its geodesic is Swift); GeoMath and GeoBridge ← GeoLookup ← EnrichEngine ← the CLI. The benchmark harness lives in benchmarks/, a separate
 // package, so library users never resolve it.
 import PackageDescription
 
@@ -30,8 +30,6 @@ let package = Package(
     ],
     targets: [
         // C libraries from the system, found with pkg-config; apt names them for a fresh machine.
-        .systemLibrary(name: "CPROJ", path: "Sources/CPROJ", pkgConfig: "proj",
-                       providers: [.apt(["libproj-dev"])]),
         .systemLibrary(name: "CGEOS", path: "Sources/CGEOS", pkgConfig: "geos",
                        providers: [.apt(["libgeos-dev"])]),
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib",
@@ -57,8 +55,9 @@ let package = Package(
         // The values every layer shares: the `geo` object (Enrichment), a number as JSON wrote it,
         // a timestamp, country and postal codes, time-zone ids. Pure Swift over H3Core.
         .target(name: "GeoModel", dependencies: ["H3Core", "ThreadSharing"]),
-        // Swift wrappers over PROJ (geodesics) and GEOS (geometry); no C type in its public API.
-        .target(name: "GeoBridge", dependencies: ["CPROJ", "CGEOS"]),
+        // Karney's geodesic in Swift (bit-exact with PROJ's, which pyproj uses) and a Swift wrapper
+        // over GEOS (geometry); no C type in its public API.
+        .target(name: "GeoBridge", dependencies: ["CGEOS"]),
 
         // Country, postal-code, FSA and time-zone lookups over the memory-mapped files in data/
         // (H3Core: the time-zone file is keyed by H3 resolution-4 cells).
@@ -128,7 +127,7 @@ let package = Package(
         // Helpers shared by the test targets (a seeded generator); not part of any product.
         .target(name: "TestSupport", dependencies: ["ThreadSharing", .product(name: "Logging", package: "swift-log")],
                 path: "Tests/TestSupport"),
-        // GeoBridge for PROJ, the reference the local distance and its bound are checked against.
+        // GeoBridge for the geodesic, the reference the local distance and its bound are checked against.
         .testTarget(name: "GeoMathTests", dependencies: ["GeoMath", "GeoBridge", "TestSupport"]),
         .testTarget(name: "H3CoreTests", dependencies: ["H3Core", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "GeoModelTests", dependencies: ["GeoModel", "H3Core"]),

@@ -12,8 +12,9 @@
 #   /usr/share/fish/vendor_completions.d/geo-enrich.fish
 #
 # Depends: the packages that own the shared libraries the binary needs (readelf's NEEDED, found
-# with ldd, owner by dpkg -S), each with the minimum version its shlibs file states; so PROJ's
-# and GEOS's runtime packages (libproj25, libgeos-c1v5 on Debian 12), libc6, libstdc++6, ...
+# with ldd, owner by dpkg -S), each with the minimum version its shlibs file states; so GEOS's
+# runtime package (libgeos-c1v5 on Debian 12), zlib1g, libc6, libstdc++6, ... (not PROJ's: the
+# geodesic is our own Swift since 2026-12, README, Install)
 #
 # Usage: scripts/package_deb.sh [--no-build] [--output DIR]   (default DIR: .build)
 # Prints the path of the .deb on standard output.
@@ -55,7 +56,7 @@ for soname in $(readelf -d "$dist/geo-enrich" | sed -n 's/.*(NEEDED).*\[\(.*\)\]
     owner=$(dpkg -S "$p" 2>/dev/null | head -1 | cut -d: -f1) && [ -n "$owner" ] && break
   done
   [ -n "$owner" ] || { echo "package_deb.sh: no installed package owns $path ($soname)" >&2; exit 1; }
-  # the shlibs line for this soname (libproj.so.25 → "libproj 25 libproj25 (>= 9.1.1)")
+  # the shlibs line for this soname (libgeos_c.so.1 → "libgeos_c 1 libgeos-c1v5 (>= 3.11.1)")
   lib=${soname%%.so*}; sover=${soname#*.so.}
   [ "$sover" = "$soname" ] && sover=""
   dep=""
@@ -67,10 +68,8 @@ for soname in $(readelf -d "$dist/geo-enrich" | sed -n 's/.*(NEEDED).*\[\(.*\)\]
   depends+=("${dep:-$owner}")
 done
 depends_line=$(printf '%s\n' "${depends[@]}" | sort -u | paste -sd, - | sed 's/,/, /g')
-for required in libproj libgeos; do
-  grep -q "$required" <<<"$depends_line" || {
-    echo "package_deb.sh: Depends ($depends_line) names no $required package: is the binary linked against it?" >&2; exit 1; }
-done
+grep -q libgeos <<<"$depends_line" || {
+  echo "package_deb.sh: Depends ($depends_line) names no libgeos package: is the binary linked against it?" >&2; exit 1; }
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

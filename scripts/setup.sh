@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what geo-enrich needs on a fresh Debian machine, skipping what is already there:
-# the C libraries PROJ and GEOS (with pkg-config, which SwiftPM uses to find them), and a virtual
+# the C libraries GEOS and zlib (with pkg-config, which SwiftPM uses to find them), and a virtual
 # environment of the repository's own, .venv/, holding the Python packages the tests use, pinned
 # in scripts/requirements.txt. Nothing is pip-installed outside .venv (Debian's python3 refuses
 # that: "externally-managed-environment"); the test command puts .venv/bin first on PATH.
@@ -52,7 +52,7 @@ apt_install() {
 }
 
 need_apt=()
-for pkg in libproj-dev libgeos-dev zlib1g-dev pkg-config; do
+for pkg in libgeos-dev zlib1g-dev pkg-config; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg")
 done
 if [ ${#need_apt[@]} -gt 0 ]; then
@@ -123,5 +123,5 @@ if [ -n "$unmet" ]; then
 fi
 
 command -v swift >/dev/null || fail "Swift 6.1 or later is required (swift not on PATH)"
-echo "setup: PROJ $(pkg-config --modversion proj), GEOS $(pkg-config --modversion geos)," \
+echo "setup: GEOS $(pkg-config --modversion geos)," \
   "$venv: $("$venv/bin/python" --version 2>&1), h3-py $("$venv/bin/python" -c 'import h3; print(h3.__version__)')"

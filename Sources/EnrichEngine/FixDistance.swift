@@ -2,14 +2,14 @@ import GeoBridge
 import GeoMath
 
 /// The distance filter's question, "is this fix at least d metres from the last accepted
-/// one?", answered on the WGS84 ellipsoid without PROJ for almost every pair.
+/// one?", answered on the WGS84 ellipsoid without the exact geodesic for almost every pair.
 ///
 /// Far pairs are decided by lower bounds (a degree of latitude is at least 110.5 km; below
 /// 85.2° a degree of longitude at least 9.2 km); near pairs by a bracket of the mid-latitude
 /// plane distance that needs no division, square root or trigonometric call, or, within about
 /// 1 % of the threshold, by the plane formula itself and its error bound (about 1e-6 m at
-/// 100 m); only a pair within that bound of the threshold, or near a pole, goes to PROJ's
-/// `geod_inverse`.
+/// 100 m); only a pair within that bound of the threshold, or near a pole, goes to the exact
+/// geodesic (`Geodesic`, bit-exact with PROJ's `geod_inverse`).
 ///
 /// The plane formula and its bound are GeoMath's `LocalDistance.metres(from:lat2:lng2:)` and
 /// `LocalDistance.errorBound(distance:absTan:)` (see there for how the bound was measured),
@@ -62,7 +62,7 @@ enum FixDistance {
     @inline(__always)
     static func isAtLeast(_ threshold: Double, from: Origin, latitude: Double, longitude: Double) -> Bool {
         guard abs(from.latitude) <= 85, abs(latitude) <= 85, threshold <= 5_000 else {
-            return proj(from, latitude, longitude) >= threshold
+            return exact(from, latitude, longitude) >= threshold
         }
         let dPhi = abs(latitude - from.latitude)
         // ≥ 0.05° of latitude is ≥ 5.5 km
@@ -126,7 +126,7 @@ enum FixDistance {
         return nil
     }
 
-    /// The decision by the plane formula and its error bound, with PROJ for pairs within the
+    /// The decision by the plane formula and its error bound, with the exact geodesic for pairs within the
     /// bound of the threshold: what ``isAtLeast(_:from:latitude:longitude:)`` decides for pairs
     /// within 0.05° of latitude and 0.6° of longitude (well inside the 0.002 rad of half
     /// difference where `LocalDistance.metres(from:lat2:lng2:)` switches to its far formula).
@@ -136,11 +136,12 @@ enum FixDistance {
         let bound = LocalDistance.errorBound(distance: d, absTan: p.absTanLatitude)
         if d - bound >= threshold { return true }
         if d + bound < threshold { return false }
-        return proj(from, latitude, longitude) >= threshold
+        return exact(from, latitude, longitude) >= threshold
     }
 
-    /// The exact geodesic (PROJ's `geod_inverse`), for the decisions the bound cannot make.
-    private static func proj(_ from: Origin, _ latitude: Double, _ longitude: Double) -> Double {
+    /// The exact geodesic (`Geodesic`, bit-exact with PROJ's `geod_inverse`), for the decisions
+    /// the bound cannot make.
+    private static func exact(_ from: Origin, _ latitude: Double, _ longitude: Double) -> Double {
         Geodesic.wgs84.distance(from: GeoPoint(latitude: from.latitude, longitude: from.longitude),
                                 to: GeoPoint(latitude: latitude, longitude: longitude))
     }

@@ -1,7 +1,7 @@
 /// A position on the WGS84 ellipsoid, in degrees.
 ///
 /// The value is not validated: `Geodesic` returns NaN for a latitude outside −90...90 (PROJ's
-/// contract), and GEOS treats the point as plain planar `x = longitude`, `y = latitude`.
+/// contract, which it follows), and GEOS treats the point as plain planar `x = longitude`, `y = latitude`.
 /// Callers validate coordinates once, where they enter the system.
 ///
 /// Coordinates are personal data: don't log them.

@@ -16,7 +16,7 @@ struct AboutCommand: ParsableCommand {
         abstract: "The version, commit, library versions, data files found, and licences.",
         discussion: """
             Prints the build's version and git commit, the H3 release the H3 tools are bit-exact \
-            with, the PROJ and GEOS versions loaded at run time, the data folder found (and how) \
+            with, the geodesic's reference, the GEOS version loaded at run time, the data folder found (and how) \
             with each file's format version, size, checksum and source, and a summary of the \
             licences (full texts: LICENSE and NOTICE). Exit status 1 when the data files are \
             missing or damaged; the rest is printed anyway.
@@ -29,7 +29,7 @@ struct AboutCommand: ParsableCommand {
         print("geo-enrich \(GeoEnrichCommand.configuration.version)")
         print("commit:   \(BuildInfo.commit)")
         print("H3:       bit-exact with H3 \(BuildInfo.h3Version) (uber/h3; pure-Swift port, no libh3)")
-        print("PROJ:     \(NativeLibraries.projVersion) (run time, dynamically linked)")
+        print("geodesic: Karney's algorithms in Swift, bit-exact with PROJ 9.5.1's geod_inverse (pyproj 3.7.2; no libproj)")
         print("GEOS:     \(NativeLibraries.geosVersion) (run time, dynamically linked)")
         if let exe = DataDirectory.executablePath() { print("binary:   \(exe)") }
 
@@ -70,7 +70,7 @@ struct AboutCommand: ParsableCommand {
             binary: the Swift runtime, FoundationEssentials and Dispatch (Apache-2.0 with the Runtime \
             Library Exception), swift-argument-parser, swift-nio, async-http-client \
             and their Swift dependencies (Apache-2.0), BoringSSL (Apache-2.0), llhttp (MIT), zlib \
-            (zlib). Loaded at run time: PROJ (MIT), GEOS (LGPL-2.1). Data: GeoNames postal codes \
+            (zlib). Loaded at run time: GEOS (LGPL-2.1). Data: GeoNames postal codes \
             (CC BY 4.0), Natural Earth countries (public domain), US ZIP codes of PyPI zipcodes \
             (MIT; coordinates GeoNames, CC BY 4.0), time zones of timezone-boundary-builder \
             (ODbL 1.0, from OpenStreetMap data (c) OpenStreetMap contributors).

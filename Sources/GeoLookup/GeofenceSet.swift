@@ -156,8 +156,8 @@ public final class GeofenceSet: Sendable {
 /// Answers "which fences hold this point" for one thread.
 ///
 /// Most points are answered by the set's grid alone; a point in a cell an edge passes through
-/// is tested exactly: a circle by ``LocalDistance`` where its error bound decides, else by PROJ's
-/// geodesic; a polygon by the even-odd rule where the point is more than 1e-9° from every edge,
+/// is tested exactly: a circle by ``LocalDistance`` where its error bound decides, else by the exact
+/// geodesic (`Geodesic`); a polygon by the even-odd rule where the point is more than 1e-9° from every edge,
 /// else by GEOS's prepared `intersects` (rule 11's *covers* for a point), made once per fence.
 ///
 /// Not `Sendable`: it owns a GEOS context. Make one per thread; they share the set.
@@ -359,7 +359,7 @@ public final class GeofenceLocator {
 final class FenceShapes: @unchecked Sendable {
     struct Circle {
         /// The centre, with its latitude's sine, cosine and |tangent| for ``LocalDistance``
-        /// (which makes no use of them beyond ±85°, where PROJ decides).
+        /// (which makes no use of them beyond ±85°, where the exact geodesic decides).
         var centre = LocalDistance.Point(latitude: 0, longitude: 0)
         var radius = 0.0
     }

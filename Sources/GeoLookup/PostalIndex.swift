@@ -15,7 +15,7 @@ import Darwin
 /// it, when empty) for a first best distance, then the neighbours or row runs that surely hold
 /// every centroid within it, ranks them by a
 /// cheap local-plane distance, confirms
-/// the few near the best with GeoMath's `LocalDistance` and its error bound, and asks PROJ only when
+/// the few near the best with GeoMath's `LocalDistance` and its error bound, and asks the exact geodesic only when
 /// the bound leaves a tie, the 0.1 m rounding or the maximum distance undecided.
 ///
 /// Thread safety: the mapping is read-only and the index holds no mutable state, so one

@@ -2,10 +2,10 @@ import GeoMath
 import GeoModel
 
 /// The choice among a scan's candidates: the local distance and its error bound rank them,
-/// PROJ settles ties, the 0.1 m rounding and the maximum distance where the bound cannot.
+/// the exact geodesic settles ties, the 0.1 m rounding and the maximum distance where the bound cannot.
 extension PostalQuery {
     /// Picks the answer among the candidates whose cheap distance is within the ranking error
-    /// of the best one: the local distance with its bound decides, PROJ settles what it cannot.
+    /// of the best one: the local distance with its bound decides, the exact geodesic what it cannot.
     func decide(_ grid: PostalGrid, _ scan: ScanResult, _ buffer: UnsafeMutableBufferPointer<Candidate>, radius: Double,
                 maxDistance: Double) -> PostalMatch? {
         let limit = scan.bestSquared.squareRoot() * (1 + scan.eps) / (1 - scan.eps)
@@ -52,7 +52,7 @@ extension PostalQuery {
         // rounding is far below the 1e-9 margin): a truncation each, not two exact roundings
         let t = metres * 10 + 0.5, w = bestBound * 10 + 1e-9
         if contenders > 1 {
-            // settle the tie with PROJ, as the contract does: nearest to 1e-6 m, then smallest code
+            // settle the tie with the exact geodesic, as the contract does: nearest to 1e-6 m, then smallest code
             var winner: (k: Int, key: Int64, metres: Double)? = nil
             for k in 0..<inRange where isContender(k) {
                 let m = PostalQuery.geodesic(lat1: latitude, lng1: longitude, lat2: lat(all[k]), lng2: lng(all[k]))

@@ -13,7 +13,7 @@ import GeoMath
 /// By concern: this file holds the query's constants (its trigonometry, the cheap plane
 /// distance, grid coordinates); `PostalQuery+RowWalk` which cells and rows a scan visits;
 /// `PostalQuery+Scanner` the sweep of their points and the candidate buffer;
-/// `PostalQuery+Choice` the choice among the candidates, with the 0.1 m rounding and PROJ.
+/// `PostalQuery+Choice` the choice among the candidates, with the 0.1 m rounding and the exact geodesic.
 struct PostalQuery {
     /// 40 candidates of 24 bytes, and a spare slot the scan writes every point it examines to
     /// (see ``Scanner/consider(_:_:_:_:)``), stay within the 1,024 bytes Swift keeps on the stack
@@ -100,7 +100,7 @@ struct PostalQuery {
         return 111_319.49 * Swift.max(cosMax, 1.7e-5) / 1.001
     }
 
-    /// The exact geodesic (PROJ's `geod_inverse`), for the decisions the local distance's bound
+    /// The exact geodesic (`Geodesic`, bit-exact with PROJ's `geod_inverse`), for the decisions the local distance's bound
     /// leaves open.
     static func geodesic(lat1: Double, lng1: Double, lat2: Double, lng2: Double) -> Double {
         Geodesic.wgs84.distance(from: GeoPoint(latitude: lat1, longitude: lng1), to: GeoPoint(latitude: lat2, longitude: lng2))

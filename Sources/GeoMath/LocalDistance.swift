@@ -6,25 +6,25 @@ import Musl
 import Darwin
 #endif
 
-/// Short geodesic distances on the WGS84 ellipsoid without PROJ, with an error bound.
+/// Short geodesic distances on the WGS84 ellipsoid without the exact geodesic, with an error bound.
 ///
 /// The mid-latitude plane approximation: with φm the mean latitude, M and N the meridional
 /// and prime-vertical radii of curvature there, d = √((M·Δφ)² + (N·cos φm·Δλ)²). Against
-/// Karney's geodesic (PROJ) its error grows as d³: measured on 400,000 random pairs between
+/// Karney's geodesic (PROJ's, and GeoBridge's `Geodesic`) its error grows as d³: measured on 400,000 random pairs between
 /// 41° and 84° N up to 20 km, |error| ≤ 0.062 · d³/a² · (1 + tan² φ) (plus float noise below
 /// 1e-7 m). ``errorBound(distance:latitudeRadians:)`` uses three times that constant (0.2).
 /// Measured again from −85° to 85° at all longitudes (GeoMathTests' `boundHoldsFromMinus85To85`:
 /// 300,000 pairs a seed, a third at 100 m ± 10 m, a third 1 m to 20 km log-uniform, a third at
 /// 15–20 km; four seeds), with φ the first point's latitude: the largest constant was 0.0471,
 /// always near ±85° at 19–20 km, so the bound holds over the whole band with a factor 4 to
-/// spare, at either end's latitude. Callers fall back to PROJ whenever a decision lies within
-/// the bound; beyond ±85° they use PROJ only.
+/// spare, at either end's latitude. Callers fall back to the exact geodesic whenever a decision lies
+/// within the bound; beyond ±85° they use it only.
 ///
 /// Public and `@inlinable` (its constants computed properties that fold): EnrichEngine's
 /// distance filter runs on every fix and GeoLookup's postal search on every accepted one, and
 /// a `package` function is not inlined into another module even when marked `@inlinable` (a
 /// call, and its spills, cost as much as the formula). Pure arithmetic: the exact geodesic for
-/// the decisions the bound leaves open is the caller's (GeoBridge's `Geodesic`, over PROJ).
+/// the decisions the bound leaves open is the caller's (GeoBridge's `Geodesic`).
 public enum LocalDistance {
     /// The semi-major axis of WGS84, metres.
     @inlinable public static var a: Double { 6_378_137.0 }
