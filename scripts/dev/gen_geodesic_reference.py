@@ -7,7 +7,8 @@ uses. Each line gives a pair of points and pyproj's distance and azimuths at bot
 every double as a hexadecimal float, so that the Swift test can ask for the same bits.
 
 The pairs: fixed edge cases (zeros of both signs, the poles, ±180, 360, 540, values just off
-them, the smallest normal and subnormal sizes), then in turn: uniform pairs, pairs about 100 m
+them, the smallest normal and subnormal sizes; NaN, infinities, ±1e300 and latitudes beyond
+±90), then in turn: uniform pairs, pairs about 100 m
 apart (the filter's threshold), nearly antipodal pairs (the astroid start and Newton's method),
 pairs on or within 1e-9 degrees of the equator, meridional pairs, pairs from or near a pole,
 pairs under a centimetre apart, and pairs rounded to 6 decimals as GPS fixes come.
@@ -31,12 +32,21 @@ def clamp(lat):
     return max(-90.0, min(90.0, lat))
 
 
+# values no coordinate should have, which must still give what PROJ gives (NaN, or an answer
+# for longitudes however large), never a hang or a crash
+ABSURD = [float("nan"), float("inf"), -float("inf"), 1e300, -1e300, 720.5, 90.0000000001, -91.0]
+
+
 def edge_cases():
     for a in EDGE:
         for b in EDGE:
             yield clamp(a), b, clamp(b), a
             yield 0.0, a, 0.0, b
             yield clamp(a), 0.0, clamp(-a), b
+    for a in ABSURD:
+        for b in (0.0, 45.0, -179.9999999, a):
+            yield a, b, 10.0, 20.0
+            yield 45.0, b, 45.0, a
 
 
 def random_case(rnd, k):
