@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test of geo-enrich: installs what is missing, runs the Swift test suite (with the
-# geodesic against pyproj bit for bit on a fresh seed's 50,000 pairs), the example
+# geodesic against pyproj bit for bit on a fresh seed's 20,000 pairs), the example
 # service's HTTP tests and the threaded modules' tests under the thread sanitizer, then the
 # checks of the CLI in scripts/ci:
 # H3 against PyPI h3 4.5.0 on 200,000 fresh random points, the lookup against the peer's lookup
@@ -22,9 +22,9 @@ bin=.build/release/geo-enrich
 bash scripts/setup.sh
 export PATH="$PWD/.venv/bin:$PATH"
 bash scripts/build_cli.sh --product geo-enrich
-# the geodesic (our Swift Karney) against pyproj bit for bit, on 50,000 pairs of a fresh seed as
+# the geodesic (our Swift Karney) against pyproj bit for bit, on 20,000 pairs of a fresh seed as
 # well as the committed ones (GeodesicExactnessTests); the script prints the seed
-python3 scripts/dev/gen_geodesic_reference.py --seed $(( (RANDOM << 15) | RANDOM )) --count 50000 \
+python3 scripts/dev/gen_geodesic_reference.py --seed $(( (RANDOM << 15) | RANDOM )) --count 20000 \
   --output .build/geodesic_fresh.txt
 export GEO_ENRICH_GEODESIC_REFERENCE="$PWD/.build/geodesic_fresh.txt"
 swift test
