@@ -62,7 +62,10 @@ struct KarneyGeodesic: Sendable {
     /// The order of the series.
     static let order = 6
 
+    /// - Precondition: 0 ≤ f < 1, an oblate ellipsoid or a sphere (WGS84's f is 1/298.26): the
+    /// starting guess for prolate ones (f < 0), which nothing here asks for, is left out.
     init(equatorialRadius a: Double, flattening f: Double) {
+        precondition(f >= 0 && f < 1, "KarneyGeodesic solves oblate ellipsoids and spheres (0 <= f < 1)")
         self.a = a
         self.f = f
         f1 = 1 - f
@@ -140,7 +143,7 @@ struct KarneyGeodesic: Sendable {
             let ssig1 = sbet1, csig1 = calp1 * cbet1
             let ssig2 = sbet2, csig2 = calp2 * cbet2
             sig12 = atan2(fmax(0.0, csig1 * ssig2 - ssig1 * csig2) + 0, csig1 * csig2 + ssig1 * ssig2)
-            (s12x, m12x, _) = lengths(n, sig12, ssig1, csig1, dn1, ssig2, csig2, dn2, distance: true, ca)
+            (s12x, m12x) = lengths(n, sig12, ssig1, csig1, dn1, ssig2, csig2, dn2, distance: true, ca)
             if sig12 < 1 || m12x >= 0 {
                 if sig12 < 3 * Self.tiny || (sig12 < Self.tol0 && (s12x < 0 || m12x < 0)) {
                     sig12 = 0
@@ -219,7 +222,7 @@ struct KarneyGeodesic: Sendable {
                 salp2 = step.salp2
                 calp2 = step.calp2
                 sig12 = step.sig12
-                (s12x, m12x, _) = lengths(step.eps, sig12, step.ssig1, step.csig1, dn1, step.ssig2, step.csig2, dn2,
+                (s12x, m12x) = lengths(step.eps, sig12, step.ssig1, step.csig1, dn1, step.ssig2, step.csig2, dn2,
                                           distance: true, ca)
                 s12x *= b
             }
@@ -290,38 +293,22 @@ struct KarneyGeodesic: Sendable {
         } else {
             // nearly antipodal: scale to coordinates with the antipode at the origin and the
             // singular point at (−1, 0), and solve the astroid
-            var x: Double, y: Double, lamscale: Double, betscale: Double
+            // (x along the longitude, y along the latitude: f ≥ 0)
             let lam12x = atan2(-slam12, -clam12)  // λ12 − π
-            if f >= 0 {
-                let k2 = sq(sbet1) * ep2
-                let eps = k2 / (2 * (1 + sqrt(1 + k2)) + k2)
-                lamscale = f * cbet1 * a3(eps) * Double.pi
-                betscale = lamscale * cbet1
-                x = lam12x / lamscale
-                y = sbet12a / betscale
-            } else {
-                let cbet12a = cbet2 * cbet1 - sbet2 * sbet1
-                let bet12a = atan2(sbet12a, cbet12a)
-                let (_, m12b, m0) = lengths(n, Double.pi + bet12a, sbet1, -cbet1, dn1, sbet2, cbet2, dn2,
-                                            distance: false, ca)
-                x = -1 + m12b / (cbet1 * cbet2 * m0 * Double.pi)
-                betscale = x < -0.01 ? sbet12a / x : -f * sq(cbet1) * Double.pi
-                lamscale = betscale / cbet1
-                y = lam12x / lamscale
-            }
+            let k2 = sq(sbet1) * ep2
+            let eps = k2 / (2 * (1 + sqrt(1 + k2)) + k2)
+            let lamscale = f * cbet1 * a3(eps) * Double.pi
+            let betscale = lamscale * cbet1
+            let x = lam12x / lamscale
+            let y = sbet12a / betscale
             if y > -Self.tol1 && x > -1 - Self.xthresh {
                 // the strip near the cut
-                if f >= 0 {
-                    salp1 = fmin(1.0, -x)
-                    calp1 = -sqrt(1 - sq(salp1))
-                } else {
-                    calp1 = fmax(x > -Self.tol1 ? 0.0 : -1.0, x)
-                    salp1 = sqrt(1 - sq(calp1))
-                }
+                salp1 = fmin(1.0, -x)
+                calp1 = -sqrt(1 - sq(salp1))
             } else {
                 // ω12 from the astroid (better than α1 from it: fewer Newton steps, Karney § 5)
                 let k = Self.astroid(x, y)
-                let omg12a = lamscale * (f >= 0 ? -x * k / (1 + k) : -y * (1 + k) / k)
+                let omg12a = lamscale * (-x * k / (1 + k))
                 somg12 = sin(omg12a)
                 comg12 = -cos(omg12a)
                 salp1 = cbet2 * somg12
@@ -410,8 +397,8 @@ struct KarneyGeodesic: Sendable {
         let k2 = sq(calp0) * ep2
         let eps = k2 / (2 * (1 + sqrt(1 + k2)) + k2)
         c3(eps, ca)
-        let b312 = Self.sinCosSeries(sine: true, ssig2, csig2, ca, Self.order - 1)
-            - Self.sinCosSeries(sine: true, ssig1, csig1, ca, Self.order - 1)
+        let b312 = Self.sineSeries(ssig2, csig2, ca, Self.order - 1)
+            - Self.sineSeries(ssig1, csig1, ca, Self.order - 1)
         let domg12 = -f * a3(eps) * salp0 * (sig12 + b312)
         out.lam12 = eta + domg12
         if derivative {
@@ -436,12 +423,12 @@ struct KarneyGeodesic: Sendable {
 
     // MARK: Distance and reduced length along the line
 
-    /// s12 / b (when `distance`), the reduced length m12 / b, and m0, the secular term's
-    /// coefficient. `ca` is scratch of `order + 1` doubles.
+    /// s12 / b (when `distance`, else 0) and the reduced length m12 / b. `ca` is scratch of
+    /// `order + 1` doubles.
     private func lengths(_ eps: Double, _ sig12: Double,
                          _ ssig1: Double, _ csig1: Double, _ dn1: Double,
                          _ ssig2: Double, _ csig2: Double, _ dn2: Double,
-                         distance: Bool, _ ca: UnsafeMutablePointer<Double>) -> (s12b: Double, m12b: Double, m0: Double) {
+                         distance: Bool, _ ca: UnsafeMutablePointer<Double>) -> (s12b: Double, m12b: Double) {
         withUnsafeTemporaryAllocation(of: Double.self, capacity: Self.order + 1) { scratch in
             scratch.initialize(repeating: 0)
             let cb = scratch.baseAddress!
@@ -454,29 +441,29 @@ struct KarneyGeodesic: Sendable {
             a1 = 1 + a1
             var s12b = 0.0, j12: Double
             if distance {
-                let b1 = Self.sinCosSeries(sine: true, ssig2, csig2, ca, Self.order)
-                    - Self.sinCosSeries(sine: true, ssig1, csig1, ca, Self.order)
+                let b1 = Self.sineSeries(ssig2, csig2, ca, Self.order)
+                    - Self.sineSeries(ssig1, csig1, ca, Self.order)
                 s12b = a1 * (sig12 + b1)
-                let b2 = Self.sinCosSeries(sine: true, ssig2, csig2, cb, Self.order)
-                    - Self.sinCosSeries(sine: true, ssig1, csig1, cb, Self.order)
+                let b2 = Self.sineSeries(ssig2, csig2, cb, Self.order)
+                    - Self.sineSeries(ssig1, csig1, cb, Self.order)
                 j12 = m0 * sig12 + (a1 * b1 - a2 * b2)
             } else {
                 for l in 1...Self.order { cb[l] = a1 * ca[l] - a2 * cb[l] }
-                j12 = m0 * sig12 + (Self.sinCosSeries(sine: true, ssig2, csig2, cb, Self.order)
-                                    - Self.sinCosSeries(sine: true, ssig1, csig1, cb, Self.order))
+                j12 = m0 * sig12 + (Self.sineSeries(ssig2, csig2, cb, Self.order)
+                                    - Self.sineSeries(ssig1, csig1, cb, Self.order))
             }
             // the products in parentheses cancel exactly for coincident points
             let m12b = dn2 * (csig1 * ssig2) - dn1 * (ssig1 * csig2) - csig1 * csig2 * j12
-            return (s12b, m12b, m0)
+            return (s12b, m12b)
         }
     }
 
     // MARK: The series (Karney, eqs. 17, 18, 24, 25, 42, 43; coefficients from § 7 of the paper)
 
-    /// Σ c[l] sin 2lx for l in 1...n (`sine`), else Σ c[l] cos (2l+1)x for l in 0..<n, by
-    /// Clenshaw summation.
-    static func sinCosSeries(sine: Bool, _ sinx: Double, _ cosx: Double, _ c: UnsafePointer<Double>, _ n: Int) -> Double {
-        var k = n + (sine ? 1 : 0)  // one beyond the last term
+    /// Σ c[l] sin 2lx for l in 1...n, by Clenshaw summation. (The cosine series of the area
+    /// is not needed: no area is computed.)
+    static func sineSeries(_ sinx: Double, _ cosx: Double, _ c: UnsafePointer<Double>, _ n: Int) -> Double {
+        var k = n + 1  // one beyond the last term
         let ar = 2 * (cosx - sinx) * (cosx + sinx)  // 2 cos 2x
         var y0 = 0.0, y1 = 0.0
         if n & 1 != 0 {
@@ -491,7 +478,7 @@ struct KarneyGeodesic: Sendable {
             k -= 1
             y0 = ar * y1 - y0 + c[k]
         }
-        return sine ? 2 * sinx * cosx * y0 : cosx * (y0 - y1)
+        return 2 * sinx * cosx * y0
     }
 
     /// p[0] xᴺ + … + p[N] by Horner's rule (0 for N < 0).
