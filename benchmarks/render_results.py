@@ -829,6 +829,9 @@ GROWTH_TARGET_RATIO_25 = 1.5
 ENRICH_CPU_TARGET_NS = 300
 ENRICH_TARGET_RATIO_25 = 50
 ENRICH_TARGET_LINES_PER_S_25 = 4_000_000
+ENRICH_ONE_WORKER_LINES_PER_S_25 = 2_500_000
+# issue 25: peak memory no higher than when it was filed
+ENRICH_RSS_TARGET_25 = 83e6
 
 
 def render_enrich(w, e):
@@ -863,7 +866,14 @@ def render_enrich(w, e):
           f"{'met' if lps >= ENRICH_TARGET_LINES_PER_S_25 else '**missed**'} |")
     w(f"| start-up (empty input, data loaded) | {e['startup_s'] * 1e3:.0f} ms | {e['peer_startup_s']:.1f} s | | "
       f"< 100 ms | {'met' if e['startup_s'] < ENRICH_STARTUP_TARGET_S else '**missed**'} |")
-    w(f"| peak RSS, 1 M lines | {megabytes(e['rss_bytes'])} | {megabytes(e['peer_rss_bytes'])} | | | |")
+    one = e.get("one_worker")
+    if one:
+        w(f"| `--workers 1`: lines per second (issue 25) | {one['lines_per_s'] / 1e6:.2f} M | | | "
+          f"≥ {ENRICH_ONE_WORKER_LINES_PER_S_25 / 1e6:g} M/s | "
+          f"{'met' if one['lines_per_s'] >= ENRICH_ONE_WORKER_LINES_PER_S_25 else '**missed**'} |")
+        w(f"| `--workers 1`: wall time, CPU a line | {one['wall_s']:.3f} s, {one['cpu_ns_per_line']:.0f} ns | | | | |")
+    w(f"| peak RSS, 1 M lines | {megabytes(e['rss_bytes'])} | {megabytes(e['peer_rss_bytes'])} | | "
+      f"≤ {ENRICH_RSS_TARGET_25 / 1e6:.0f} MB (issue 25) | {'met' if e['rss_bytes'] <= ENRICH_RSS_TARGET_25 else '**missed**'} |")
     big = e.get("big")
     if big:
         w(f"| peak RSS, {big['lines'] / 1e6:g} M lines ({megabytes(big['bytes'])}) | {megabytes(big['rss_bytes'])} | | | "
@@ -874,6 +884,15 @@ def render_enrich(w, e):
       "core, a writer thread in input order; README, \"How it runs on all cores\"), so the figure is the "
       "whole machine's; memory is flat in the input's size (a fixed pool of 1 MiB batches, and the "
       "sessions' state).")
+    if one:
+        w("")
+        w(f"`--workers 1` ran right after each of the runs above ({', '.join(f'{r:.3f}' for r in one['runs'])} s; "
+          f"CPU {', '.join(f'{c:.3f}' for c in one['cpu_runs'])} s). One worker takes "
+          f"{one['cpu_ns_per_line']:.0f} ns of CPU a line against {e['cpu_ns_per_line']:.0f} with every core"
+          + (f": {e['cpu_ns_per_line'] - one['cpu_ns_per_line']:.0f} ns a line is what spreading the work over the "
+             "cores costs (records and output handed from core to core, the waits at each batch's two joins; "
+             "both run about the same instructions), and the rest is the work itself."
+             if e['cpu_ns_per_line'] > one['cpu_ns_per_line'] else "."))
     w("")
 
 

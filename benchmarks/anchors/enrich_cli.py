@@ -7,6 +7,8 @@ What the enrich issue asks to size a deployment by, on the stream of
   throughput   wall time of `geo-enrich enrich STREAM --quiet > /dev/null`, the median of --runs
                runs, and lines per second; its CPU time (user + system, all threads) and peak RSS
                (os.wait4's rusage of the process), CPU being the steadier figure on a shared machine
+  one worker   the same with `--workers 1`, each run right after one of the above (alternating, so
+               that both see the machine in the same state): issue 25's single-worker rate
   peer         `peer_enrich.py < STREAM > /dev/null` (orjson, h3-py, pyproj, scipy, shapely), the
                median of --peer-runs runs (about 48 s each here), and its peak RSS; the ratio
                peer / ours of the two medians
@@ -89,10 +91,12 @@ def main():
             wall, rss, _, cpu = timed(peer, stdin_path=a.stream)
             peer_runs.append((wall, rss, cpu))
 
-        runs = []
+        runs, one_worker = [], []
         for _ in range(a.runs):
             wall, rss, _, cpu = timed(ours + [a.stream])
             runs.append((wall, rss, cpu))
+            wall, rss, _, cpu = timed(ours + ["--workers", "1", a.stream])
+            one_worker.append((wall, rss, cpu))
         startup = sorted(timed(ours)[0] for _ in range(11))
         peer_startup = timed(peer)[0]
 
@@ -116,6 +120,15 @@ def main():
         "ratio": peer_wall / ours_wall,
         "cpu_ratio": peer_cpu / ours_cpu,
         "startup_s": statistics.median(startup),
+        "one_worker": {
+            "runs": [round(w, 4) for w, _, _ in one_worker],
+            "cpu_runs": [round(c, 4) for _, _, c in one_worker],
+            "wall_s": statistics.median(w for w, _, _ in one_worker),
+            "cpu_s": statistics.median(c for _, _, c in one_worker),
+            "cpu_ns_per_line": statistics.median(c for _, _, c in one_worker) * 1e9 / lines,
+            "lines_per_s": lines / statistics.median(w for w, _, _ in one_worker),
+            "rss_bytes": max(r for _, r, _ in one_worker),
+        },
         "peer_startup_s": peer_startup,
     })
     if a.big:
