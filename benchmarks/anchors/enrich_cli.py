@@ -104,6 +104,8 @@ def main():
     peer_wall = statistics.median(w for w, _, _ in peer_runs)
     ours_cpu = statistics.median(c for _, _, c in runs)
     peer_cpu = statistics.median(c for _, _, c in peer_runs)
+    one_wall = statistics.median(w for w, _, _ in one_worker)
+    one_cpu = statistics.median(c for _, _, c in one_worker)
     result.update({
         "runs": [round(w, 4) for w, _, _ in runs],
         "cpu_runs": [round(c, 4) for _, _, c in runs],
@@ -123,10 +125,10 @@ def main():
         "one_worker": {
             "runs": [round(w, 4) for w, _, _ in one_worker],
             "cpu_runs": [round(c, 4) for _, _, c in one_worker],
-            "wall_s": statistics.median(w for w, _, _ in one_worker),
-            "cpu_s": statistics.median(c for _, _, c in one_worker),
-            "cpu_ns_per_line": statistics.median(c for _, _, c in one_worker) * 1e9 / lines,
-            "lines_per_s": lines / statistics.median(w for w, _, _ in one_worker),
+            "wall_s": one_wall,
+            "cpu_s": one_cpu,
+            "cpu_ns_per_line": one_cpu * 1e9 / lines,
+            "lines_per_s": lines / one_wall,
             "rss_bytes": max(r for _, r, _ in one_worker),
         },
         "peer_startup_s": peer_startup,
