@@ -108,6 +108,14 @@ enum H3IndexBits {
         return (h & ~(digitMask << off)) | (UInt64(d.rawValue) << off)
     }
 
+    /// `h` with its digits 1...`res` replaced by those of `digits` (each at its place, the
+    /// other bits of `digits` zero).
+    @inline(__always)
+    static func settingDigits(_ h: UInt64, through res: Int, to digits: UInt64) -> UInt64 {
+        let places = ((1 &<< (UInt64(res) &* bitsPerDigit)) &- 1) &<< digitOffset(res)
+        return (h & ~places) | digits
+    }
+
     /// The first non-zero digit from the coarsest down, or `.center` when all are zero.
     @inline(__always)
     static func leadingNonZeroDigit(_ h: UInt64) -> Direction {

@@ -37,6 +37,28 @@ struct CellGeometryKernelTests {
         #expect(mismatches == 0, "seed 0x\(String(seed, radix: 16))")
     }
 
+    @Test("the bounded round-by-seven of the index walk is the rounded quotient over its whole range")
+    func boundedRoundDiv7() {
+        let seed = testSeed("CellGeometryKernelTests.boundedRoundDiv7")
+        var rng = SplitMix64(seed: seed)
+        let limit = 1 << 29
+        // every n near zero, the ends of the range, and random n across it
+        var samples = Array(-(1 << 16)...(1 << 16))
+        samples += [-(limit - 1), -(limit - 2), limit - 1, limit - 2, limit - 7, -(limit - 7)]
+        for _ in 0..<500_000 { samples.append(Int.random(in: -(limit - 1)...(limit - 1), using: &rng)) }
+        var mismatches = 0
+        for n in samples {
+            // the quotient rounded half away from zero (never a half: 7 is odd), and the general form
+            let rounded = Int((Double(n) / 7).rounded(.toNearestOrAwayFromZero))
+            let bounded = CoordIJK.roundDiv7Bounded(n)
+            if bounded != rounded || bounded != CoordIJK.roundDiv7(n) {
+                mismatches += 1
+                if mismatches <= 3 { Issue.record("n \(n): \(bounded), expected \(rounded); seed 0x\(String(seed, radix: 16))") }
+            }
+        }
+        #expect(mismatches == 0, "seed 0x\(String(seed, radix: 16))")
+    }
+
     @Test("the tabled digit walk gives the coordinates of H3's walk one resolution at a time")
     func digitWalkIsTheStepByStepWalk() {
         let seed = testSeed("CellGeometryKernelTests.digitWalkIsTheStepByStepWalk")
