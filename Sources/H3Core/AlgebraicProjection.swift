@@ -48,25 +48,30 @@ enum AlgebraicProjection {
         var u3: Vec3, w3: Vec3
     }
 
-    /// One frame a face, built once from the face tables.
-    static let frames: [FaceFrame] = (0..<IcosahedronFaces.count).map { f in
-        let north = IcosahedronFaces.northDirections[f]
-        let east = IcosahedronFaces.eastDirections[f]
-        func axes(_ a: Double) -> (Vec3, Vec3) {
-            let (s, c) = (sin(a), cos(a))
-            return (Vec3.linearCombination(c, north, s, east), Vec3.linearCombination(s, north, -c, east))
+    /// One frame a face, built from the face tables (for ``tables``).
+    private static func makeFrames() -> [FaceFrame] {
+        (0..<IcosahedronFaces.count).map { f in
+            let north = IcosahedronFaces.northDirections[f]
+            let east = IcosahedronFaces.eastDirections[f]
+            func axes(_ a: Double) -> (Vec3, Vec3) {
+                let (s, c) = (sin(a), cos(a))
+                return (Vec3.linearCombination(c, north, s, east), Vec3.linearCombination(s, north, -c, east))
+            }
+            let a2 = IcosahedronFaces.iAxisAzimuth[f]
+            let (u2, w2) = axes(a2)
+            let (u3, w3) = axes(a2 - H3Constants.m_ap7_rot_rads)
+            return FaceFrame(center: IcosahedronFaces.centers[f], u2: u2, w2: w2, u3: u3, w3: w3)
         }
-        let a2 = IcosahedronFaces.iAxisAzimuth[f]
-        let (u2, w2) = axes(a2)
-        let (u3, w3) = axes(a2 - H3Constants.m_ap7_rot_rads)
-        return FaceFrame(center: IcosahedronFaces.centers[f], u2: u2, w2: w2, u3: u3, w3: w3)
     }
 
-    /// S for each resolution: the inverse of the resolution-0 gnomonic unit times √7 per level.
-    static let scales: [Double] = (0...H3Resolution.finest.rawValue).map { res in
-        var s = H3Constants.inv_res0_u_gnomonic
-        for _ in 0..<res { s *= H3Constants.m_sqrt7 }
-        return s
+    /// S for each resolution: the inverse of the resolution-0 gnomonic unit times √7 per level
+    /// (for ``tables``).
+    private static func makeScales() -> [Double] {
+        (0...H3Resolution.finest.rawValue).map { res in
+            var s = H3Constants.inv_res0_u_gnomonic
+            for _ in 0..<res { s *= H3Constants.m_sqrt7 }
+            return s
+        }
     }
 
     /// The candidate grid: cells of 3° of latitude by 3° of longitude.
@@ -82,8 +87,8 @@ enum AlgebraicProjection {
     /// more than 2ρ is farther than that face from every point of the cell; taken with 5 %
     /// more and 10⁻⁴ to spare, its squared distance then trails by far more than ``faceMargin``,
     /// and it is left out. At most five faces remain (at the icosahedron's vertices); in two
-    /// cells of three, one.
-    static let candidates: [UInt64] = {
+    /// cells of three, one. (For ``tables``.)
+    private static func makeCandidates() -> [UInt64] {
         // Built once, on a run's first cell. With no arrays made per cell (the chords on the
         // stack, the sines and cosines once per row and once per column) it takes about 4 M
         // instructions rather than 15 M (callgrind). The values are the same: each chord is the
@@ -120,23 +125,26 @@ enum AlgebraicProjection {
             }
             count = candidateRows * candidateColumns
         }
-    }()
+    }
 
-    /// ``candidates``, ``frames`` and ``scales`` as one global of plain pointers, read once a
-    /// cell: each array read where it is used was a `swift_once` (3.3 a cell, about 47
+    /// The projection's tables as one global of plain pointers, read once a cell: the three
+    /// kept as arrays, each read where it was used, cost a `swift_once` (3.3 a cell, about 47
     /// instructions each on Linux) and a bounds check, about 110 instructions a cell
-    /// (callgrind). Copied from the arrays on first use and never freed, like GeoMath's table of
-    /// sines; the indices are in range by construction (a face from the candidates, 0…19; a
-    /// resolution, 0…15; a grid cell of a checked latitude and longitude).
-    private struct Tables {
+    /// (callgrind). Built on first use and never freed, like GeoMath's table of sines; the
+    /// indices are in range by construction (a face from the candidates, 0…19; a resolution,
+    /// 0…15; a grid cell of a checked latitude and longitude).
+    struct Tables {
+        /// ``makeCandidates()``'s grid, `candidateRows` × `candidateColumns`, row-major.
         let candidates: UnsafePointer<UInt64>
+        /// ``makeFrames()``'s frame of each face.
         let frames: UnsafePointer<FaceFrame>
+        /// ``makeScales()``'s scale of each resolution.
         let scales: UnsafePointer<Double>
     }
 
-    private nonisolated(unsafe) static let tables = Tables(candidates: permanentCopy(of: candidates),
-                                                           frames: permanentCopy(of: frames),
-                                                           scales: permanentCopy(of: scales))
+    nonisolated(unsafe) static let tables = Tables(candidates: permanentCopy(of: makeCandidates()),
+                                                   frames: permanentCopy(of: makeFrames()),
+                                                   scales: permanentCopy(of: makeScales()))
 
     private static func permanentCopy<T>(of array: [T]) -> UnsafePointer<T> {
         let copy = UnsafeMutablePointer<T>.allocate(capacity: array.count)

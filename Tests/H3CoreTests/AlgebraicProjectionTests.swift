@@ -79,7 +79,7 @@ struct AlgebraicProjectionTests {
             let lng = -180 + (Double(column) + Double.random(in: 0...1, using: &rng)) * step
             let v = Vec3(latitudeRadians: lat * .pi / 180, longitudeRadians: lng * .pi / 180)
             let nearest = IcosahedronFaces.closest(to: v).face
-            var packed = AlgebraicProjection.candidates[row * AlgebraicProjection.candidateColumns + column]
+            var packed = AlgebraicProjection.tables.candidates[row * AlgebraicProjection.candidateColumns + column]
             var listed: [Int] = []
             for _ in 0..<Int(packed & 0xFF) {
                 packed >>= 8
