@@ -92,7 +92,7 @@ let package = Package(
         ]),
         // GeoEnricher, the service's entry, logs with swift-log and counts with swift-metrics.
         .target(name: "EnrichStream", dependencies: [
-            "EnrichEngine", "RecordCodec", "GeoLookup", "ThreadSharing", "CZlib",
+            "EnrichEngine", "RecordCodec", "GeoLookup", "ThreadSharing", "CZlib", "CMemoryHints",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "CoreMetrics", package: "swift-metrics"),
         ]),

@@ -67,6 +67,8 @@ struct RecordProcessor<Sessions: SessionDecisions> {
     @inline(__always)
     mutating func prefetch(slotOf later: UInt64, stateOf sooner: UInt64) {
         sessions.prefetch(slotOf: later, stateOf: sooner)
+        renderer.prefetchSlot(ofHash: later)
+        renderer.prefetchRendering(ofHash: sooner)
     }
 
     // MARK: The decision

@@ -49,6 +49,31 @@ import Testing
         #expect(mismatches == 0)
     }
 
+    /// The runner's hints (``GeoRenderer/prefetchSlot(ofHash:)``, ``GeoRenderer/prefetchRendering(ofHash:)``)
+    /// change nothing: given for empty slots, slots with renderings of every length, and any
+    /// hash (0 is what the runner passes past a chunk's end), the cache keeps what it held and
+    /// the tails are still the splice's.
+    @Test func prefetchHintsChangeNothing() {
+        var renderer = GeoRenderer(cacheSlots: 64)
+        let hashes: [UInt64] = [0, 1, 63, 64, .max, 0x9E37_79B9_7F4A_7C15]
+        for h in hashes {
+            renderer.prefetchSlot(ofHash: h)
+            renderer.prefetchRendering(ofHash: h)  // the slot still empty
+        }
+        var mismatches = 0
+        for k in 0..<200 {
+            let session = SessionID("p" + String(k))!
+            let geo = Self.enrichment(k, long: k % 3 != 0)
+            renderer.prefetchSlot(ofHash: session.stableHash)
+            renderer.prefetchRendering(ofHash: session.stableHash)
+            for h in hashes { renderer.prefetchRendering(ofHash: h) }
+            if Self.tail(&renderer, session, geo, age: Int64(k)) != Self.expected(geo, age: Int64(k)) { mismatches += 1 }
+            renderer.prefetchRendering(ofHash: session.stableHash)
+            #expect(renderer.cachedEnrichment(session: session) == geo)
+        }
+        #expect(mismatches == 0)
+    }
+
     /// Sessions never seen again (a stream of far more live sessions than slots): after a
     /// window with few hits the cache is off, tails still the splice's; 16 windows later it is
     /// tried again, and sessions seen over and over keep it on.
