@@ -145,8 +145,9 @@ final class ParallelRunner {
                     for chunk in parsed {
                         chunk.withLines(of: p) { order, hashes, kinds, records, payloads in
                             // a large session table's cache misses, hidden behind the records before:
-                            // a session's index slot is asked for `slotAhead` records ahead, its
-                            // state `stateAhead` records ahead
+                            // a session's index slot (and its render cache slot) is asked for
+                            // `slotAhead` records ahead, its state (and cached rendering) `stateAhead`
+                            // records ahead
                             let count = order.count
                             for n in 0..<count {
                                 processor.prefetch(slotOf: n + Self.slotAhead < count ? hashes[Int(order[n + Self.slotAhead])] : 0,

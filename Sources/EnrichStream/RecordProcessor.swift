@@ -63,7 +63,10 @@ struct RecordProcessor<Sessions: SessionDecisions> {
     /// Sessions holding location state.
     var liveSessions: Int { sessions.liveSessions }
 
-    /// A hint that records of these sessions come soon (``SessionTable/prefetch(slotOf:stateOf:)``).
+    /// A hint that records of these sessions come soon: the session table's index slot and the
+    /// render cache's slot of `later`, the session's state and its cached rendering of `sooner`
+    /// (``SessionTable/prefetch(slotOf:stateOf:)``, ``GeoRenderer/prefetchSlot(ofHash:)``,
+    /// ``GeoRenderer/prefetchRendering(ofHash:)``).
     @inline(__always)
     mutating func prefetch(slotOf later: UInt64, stateOf sooner: UInt64) {
         sessions.prefetch(slotOf: later, stateOf: sooner)
