@@ -18,6 +18,13 @@ import TestSupport
         policy.maxBackoff = 0.2
         policy.maxRetryAfter = 0.3
         policy.requestTimeout = 0.5
+        // a retry budget as long as the drain's wait (see `run`): under the thread sanitizer
+        // every test of the run once stood still for 354 s (all suites' tests ended in the same
+        // millisecond, 387 s in), and each transition in flight then came back with its first
+        // attempt 354 s old, past the default budget of 300 s: eleven sessions given up. These
+        // tests are about what arrives and in what order; the budget has its own tests
+        // (TransitionSchedulerTests, on a simulated clock).
+        policy.maxRetryTime = 900
         configure(&policy)
         return TransitionWebhook(endpoint: try WebhookEndpoint(url: "http://127.0.0.1:\(port)/hooks/geo", apiKey: APIKey(Self.key)!),
                                  policy: policy, capacity: capacity)
