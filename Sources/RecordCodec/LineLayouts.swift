@@ -164,7 +164,9 @@ package struct LineLayouts {
                         i = scanner.scanLiteral(i, "null")
                     default:
                         var integerSyntax = false
-                        let end = scanner.scanNumber(i, integerSyntax: &integerSyntax)
+                        // the usual number inlined here, any other by the call
+                        let end = scanner.scanWindowNumber(i, integerSyntax: &integerSyntax)
+                            ?? scanner.scanNumber(i, integerSyntax: &integerSyntax)
                         slot = ValueSlot(kind: .number, start: i, end: end, flag: integerSyntax)
                         i = end
                     }

@@ -208,6 +208,53 @@ struct JSONLineScannerTests {
         // both kinds met: objects the shortcut takes, and ones it leaves to the walk
         #expect(answered > 1_000 && cases - answered > 1_000, "\(answered) of \(cases)")
     }
+    /// The sixteen-byte window scan of the usual number answers only where the general scan
+    /// answers the same (the end, and integer syntax), on numbers and near-numbers mutated at
+    /// random, followed by anything, at every distance from the line's end, and never reads
+    /// past it (the bytes after the line are digits and a point, which would lengthen a number).
+    @Test func windowNumberScanAgreesWithTheGeneralScan() {
+        let seed = testSeed("JSONLineScannerTests.windowNumberScanAgreesWithTheGeneralScan")
+        var random = SplitMix64(seed: seed)
+        let alphabet: [UInt8] = Array("0123456789012345678901234567890123456789.-eE+ ,}x".utf8) + [0x00, 0x80, 0xFF, 0x2F, 0x3A]
+        var answered = 0, answeredAtTheEnd = 0, answeredLong = 0, cases = 0, failures: [String] = []
+        for _ in 0..<200_000 {
+            var bytes: [UInt8] = Array(repeating: UInt8(ascii: " "), count: Int(random.next() % 20))
+            let start = bytes.count
+            if random.next() & 1 == 0 { bytes.append(UInt8(ascii: "-")) }
+            // digits, a point and digits, sometimes an exponent, then anything
+            let whole = Int(random.next() % 18), fraction = Int(random.next() % 12)
+            for _ in 0..<whole { bytes.append(UInt8(ascii: "0") + UInt8(random.next() % 10)) }
+            if random.next() % 3 != 0 {
+                bytes.append(UInt8(ascii: "."))
+                for _ in 0..<fraction { bytes.append(UInt8(ascii: "0") + UInt8(random.next() % 10)) }
+            }
+            for _ in 0..<Int(random.next() % 24) { bytes.append(alphabet[Int(random.next() % UInt64(alphabet.count))]) }
+            if bytes.count > start, random.next() % 4 == 0 {
+                bytes[start + Int(random.next() % UInt64(bytes.count - start))] = alphabet[Int(random.next() % UInt64(alphabet.count))]
+            }
+            guard bytes.count > start else { continue }
+            cases += 1
+            (bytes + Array("12345678.12345678".utf8)).withUnsafeBufferPointer { b in
+                let scanner = JSONLineScanner(p: b.baseAddress!, n: bytes.count)
+                var generalSyntax = false, windowSyntax = false
+                let general = scanner.scanNumber(start, integerSyntax: &generalSyntax, shortcut: false)
+                if let window = scanner.scanWindowNumber(start, integerSyntax: &windowSyntax) {
+                    answered += 1
+                    if window == bytes.count { answeredAtTheEnd += 1 }
+                    if window - start >= 12 { answeredLong += 1 }
+                    if window != general || windowSyntax != generalSyntax {
+                        failures.append("\(String(decoding: bytes, as: UTF8.self).debugDescription) from \(start): \(window) \(windowSyntax) against \(general) \(generalSyntax)")
+                    }
+                }
+            }
+        }
+        #expect(failures.isEmpty, "\(failures.count) of \(cases), seed 0x\(String(seed, radix: 16)): \(failures.prefix(5))")
+        // both kinds met: numbers the window takes, and ones it leaves to the other scans
+        #expect(answered > 20_000 && cases - answered > 20_000, "\(answered) of \(cases)")
+        // numbers that end the line (read from its last sixteen bytes), and long ones
+        #expect(answeredAtTheEnd > 5_000 && answeredLong > 1_000, "\(answeredAtTheEnd) at the line's end, \(answeredLong) long")
+    }
+
     /// The word-at-a-time scan of the usual number answers only where the general scan answers
     /// the same (the end, and integer syntax), on numbers and near-numbers mutated at random,
     /// followed by anything, at every distance from the line's end.

@@ -116,4 +116,21 @@ static inline ptrdiff_t geo_json_nested_end(const unsigned char *bytes, ptrdiff_
     return -1;
 }
 
+/// The ASCII digits of `bytes[0..<16]`, bit k for byte k (the record scanner's numbers). Compared
+/// as signed bytes, 0x80 and above are negative: below '0', so not digits.
+static inline unsigned geo_json_digits16(const unsigned char *bytes) {
+#if defined(__SSE2__)
+    __m128i v = _mm_loadu_si128((const __m128i *)bytes);
+    __m128i atLeastZero = _mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1));
+    __m128i atMostNine = _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1));
+    return (unsigned)_mm_movemask_epi8(_mm_and_si128(atLeastZero, atMostNine));
+#else
+    unsigned mask = 0;
+    for (int k = 0; k < 16; k++) {
+        if (bytes[k] >= '0' && bytes[k] <= '9') mask |= 1u << k;
+    }
+    return mask;
+#endif
+}
+
 #endif
