@@ -439,17 +439,6 @@ struct JSONLineScanner {
         UInt64(littleEndian: UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self))
     }
 
-    /// ``word(at:)`` from any `i >= 0` of a line of at least 8 bytes, the bytes past the end
-    /// read as NUL (as ``at(_:)`` reads them), and nothing read past it: within a word of the
-    /// end, the line's last word shifted down.
-    @inline(__always) func paddedWord(at i: Int) -> UInt64 {
-        assert(n >= 8 && i >= 0)
-        if i &+ 8 <= n { return word(at: i) }
-        // i > n - 8: a shift of 8 to 56 bits while i < n, and no byte at all from n on
-        let shift = 8 &* (i &- (n &- 8))
-        return shift < 64 ? word(at: n &- 8) >> UInt64(shift) : 0
-    }
-
     /// The high bit of each byte of `w` that is `"`, `\`, a control byte or non-ASCII, and
     /// possibly of plain bytes above the lowest such byte: the lowest flagged byte is exact
     /// (borrows only run upwards).
@@ -585,14 +574,11 @@ struct JSONLineScanner {
     /// Checks the number at `start` (RFC 8259 grammar, and finite as a double); returns the
     /// index after it, or -1. Sets `integerSyntax` when it has neither fraction nor exponent.
     ///
-    /// The usual number is ``scanShortNumber(_:integerSyntax:)``'s; any other, a byte or a run
+    /// The usual number is ``scanWindowNumber(_:integerSyntax:)``'s; any other, a byte or a run
     /// of digits at a time (`shortcut: false` takes this way for every number, for the tests).
     @inline(__always)
     func scanNumber(_ start: Int, integerSyntax: inout Bool, shortcut: Bool = true) -> Int {
-        if shortcut {
-            if let end = scanWindowNumber(start, integerSyntax: &integerSyntax) { return end }
-            if let end = scanShortNumber(start, integerSyntax: &integerSyntax) { return end }
-        }
+        if shortcut, let end = scanWindowNumber(start, integerSyntax: &integerSyntax) { return end }
         return scanAnyNumber(start, integerSyntax: &integerSyntax)
     }
 
@@ -604,8 +590,9 @@ struct JSONLineScanner {
     ///
     /// Where it answers, the general path answers the same: the digits it counts are all there
     /// are (the byte after each run is in the window and not a digit), and fifteen digits or
-    /// fewer in all cannot overflow. The word-at-a-time scan (``scanShortNumber(_:integerSyntax:)``)
-    /// was about 80 instructions a number with its call (callgrind, the benchmark stream's 3.5
+    /// fewer in all cannot overflow. The word-at-a-time scan it replaced (eight bytes a word,
+    /// the whole part's digits counted in one word or two, the fraction's in the next) was
+    /// about 80 instructions a number with its call (callgrind, the benchmark stream's 3.5
     /// numbers a line, 285 instructions a line in all); this one, about 25, inlined where the
     /// layouts scan a line's values.
     @inline(__always)
@@ -687,50 +674,6 @@ struct JSONLineScanner {
                                exponentEnd: exponentEnd) { return -1 }
         }
         return i
-    }
-
-    /// ``scanNumber(_:integerSyntax:)`` of the usual number, `-?d{1,15}(.d{1,7})?` without an
-    /// exponent, a word at a time: the whole part's digits counted in one word or two
-    /// (``GeoModel/JSONNumber/leadingDigits(_:)``), the byte after them read from the last, and
-    /// the fraction's digits in the next. Nil, for the general path to decide, for anything else
-    /// (a leading zero, a lone sign, longer parts, an exponent) and in a line under 8 bytes.
-    /// Where it answers, the general path answers the same: the digits it counts are all there
-    /// are (the byte after them is not a digit), and such a number cannot overflow. Near the
-    /// line's end the words are ``paddedWord(at:)``'s, whose NULs past the end are what the
-    /// general path reads there: the last number of a line (an accuracy, a price before `}}`)
-    /// had gone the general way, a byte at a time, and cost about 110 instructions, against
-    /// about 30 (callgrind). Digit by digit, a number of the benchmark stream was about 110
-    /// instructions.
-    @inline(__always)
-    func scanShortNumber(_ start: Int, integerSyntax: inout Bool) -> Int? {
-        guard n >= 8 else { return nil }
-        let i = at(start) == UInt8(ascii: "-") ? start &+ 1 : start
-        let whole = paddedWord(at: i)
-        var wholeDigits = JSONNumber.leadingDigits(whole)
-        var next: UInt8
-        if wholeDigits < 8 {
-            next = UInt8(truncatingIfNeeded: whole >> UInt64(8 &* wholeDigits))
-        } else {
-            // a longer whole part (a timestamp's 13 digits): its next word
-            let rest = paddedWord(at: i &+ 8)
-            let restDigits = JSONNumber.leadingDigits(rest)
-            guard restDigits < 8 else { return nil }
-            wholeDigits = 8 &+ restDigits
-            next = UInt8(truncatingIfNeeded: rest >> UInt64(8 &* restDigits))
-        }
-        guard wholeDigits >= 1, wholeDigits == 1 || UInt8(truncatingIfNeeded: whole) != UInt8(ascii: "0") else { return nil }
-        if next != UInt8(ascii: ".") {
-            guard next | 0x20 != UInt8(ascii: "e") else { return nil }
-            integerSyntax = true
-            return i &+ wholeDigits
-        }
-        let f = i &+ wholeDigits &+ 1
-        let fraction = paddedWord(at: f)
-        let fractionDigits = JSONNumber.leadingDigits(fraction)
-        guard fractionDigits >= 1, fractionDigits < 8,
-              UInt8(truncatingIfNeeded: fraction >> UInt64(8 &* fractionDigits)) | 0x20 != UInt8(ascii: "e") else { return nil }
-        integerSyntax = false
-        return f &+ fractionDigits
     }
 
     /// Whether a number with an exponent or a long integer part rounds to infinity: out of
