@@ -584,7 +584,7 @@ struct JSONLineScanner {
 
     /// ``scanNumber(_:integerSyntax:)`` of a number that ends, with the byte after it, in the
     /// sixteen bytes from its first digit: `-?d+(.d+)?` without an exponent, its digits found
-    /// in one vector compare (``CJSONSkim/geo_json_digits16``). Nil, for the other scans to
+    /// in one vector compare (``CJSONSkim/geo_json_digits16``). Nil, for the general scan to
     /// decide, for anything else (a leading zero, a lone sign or point, an exponent, a longer
     /// number) and in a line under 16 bytes.
     ///
