@@ -164,9 +164,10 @@ package struct LineLayouts {
                         i = scanner.scanLiteral(i, "null")
                     default:
                         var integerSyntax = false
-                        // the usual number inlined here, any other by the call
+                        // the usual number inlined here, any other by the general scan's call
+                        // (not `scanNumber`, which would try the window again)
                         let end = scanner.scanWindowNumber(i, integerSyntax: &integerSyntax)
-                            ?? scanner.scanNumber(i, integerSyntax: &integerSyntax)
+                            ?? scanner.scanAnyNumber(i, integerSyntax: &integerSyntax)
                         slot = ValueSlot(kind: .number, start: i, end: end, flag: integerSyntax)
                         i = end
                     }
