@@ -67,7 +67,7 @@ let package = Package(
         // The hot-path record codec: one input line to a checked record (as the peer decides)
         // and the `geo` splice of the output line, byte-exact with the peer. No dependencies
         // but CJSONSkim's inline SSE2 string test.
-        .target(name: "RecordCodec", dependencies: ["GeoModel", "CJSONSkim"]),
+        .target(name: "RecordCodec", dependencies: ["GeoModel", "CJSONSkim", "CMemoryHints"]),
 
         // The one place where threads share what the compiler cannot check (a pthread lock with
         // a condition, hand-overs of non-Sendable values, a batch's bytes), used by the engine's

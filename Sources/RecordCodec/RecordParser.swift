@@ -39,7 +39,8 @@ public struct RecordParser: Sendable {
         switch Self.scanObject(line, into: &slots, { $0.scanLine(into: &$1) }) {
         case .success(let (scanner, closingBrace)):
             var dates = PythonISOTimestamp.DateMemo()
-            switch check(slots, closingBrace: closingBrace, scanner, id: { String(decoding: $0, as: UTF8.self) }, dates: &dates,
+            switch check(slots, closingBrace: closingBrace, scanner, beginID: { _, _ in () },
+                         id: { bytes, _ in String(decoding: bytes, as: UTF8.self) }, dates: &dates,
                          make: { ParsedRecord(sessionID: $0, timestamp: $1, consent: $2, fix: $3, closingBraceOffset: $4) }) {
             case .record(let record): return .record(record)
             case .bad(let reason): return .bad(reason)
@@ -81,7 +82,13 @@ public struct RecordParser: Sendable {
         var slots = RecordSlots()
         switch Self.scanObject(line, into: &slots, layouts: &memory.layouts) {
         case .success(let (scanner, closingBrace)):
-            return check(slots, closingBrace: closingBrace, scanner, id: { memory.sessionIDs.id(utf8: $0) },
+            return check(slots, closingBrace: closingBrace, scanner,
+                         beginID: { memory.sessionIDs.begin(utf8: $0.baseAddress!, count: $0.count, readable: $1) },
+                         id: { bytes, lookup in
+                             // an escaped id's bytes are decoded: its lookup starts here
+                             guard let lookup else { return memory.sessionIDs.id(utf8: bytes) }
+                             return memory.sessionIDs.id(utf8: bytes, lookup: lookup)
+                         },
                          dates: &memory.dates, make: make)
         case .failure(let reason):
             return .bad(reason)
@@ -192,25 +199,38 @@ public struct RecordParser: Sendable {
     /// The checks, with the session id made from its decoded UTF-8 by `id` (a `String`, or a
     /// ``SessionID``), a string timestamp's date remembered in `dates`, and the record made by
     /// `make` from the id, the timestamp, the consent, the fix and the closing brace's offset.
+    ///
+    /// The id is checked first but made last, when the line is known to be a record: its
+    /// lookup is begun by `beginID` (with the id's bytes in the line and how many bytes may be
+    /// read from there) when it needs no decoding, and finished by `id` with what `beginID`
+    /// gave, so that the reader's cache line of the id arrives while the other fields are
+    /// checked (``SessionIDCache/begin(utf8:count:readable:)``).
     @inline(__always)
-    private func check<ID, Record>(_ slots: RecordSlots, closingBrace: Int, _ scanner: JSONLineScanner,
-                                   id: (UnsafeBufferPointer<UInt8>) -> ID, dates: inout PythonISOTimestamp.DateMemo,
-                                   make: (ID, Int64, Consent?, ParsedFix?, Int) -> Record) -> Checked<Record> {
+    private func check<Lookup, ID, Record>(_ slots: RecordSlots, closingBrace: Int, _ scanner: JSONLineScanner,
+                                           beginID: (UnsafeBufferPointer<UInt8>, Int) -> Lookup,
+                                           id: (UnsafeBufferPointer<UInt8>, Lookup?) -> ID,
+                                           dates: inout PythonISOTimestamp.DateMemo,
+                                           make: (ID, Int64, Consent?, ParsedFix?, Int) -> Record) -> Checked<Record> {
         let fields = RecordFields(scanner: scanner)
-        guard let session = fields.sessionID(slots.sessionID, id) else { return .bad(.missingSessionID) }
+        let sessionSlot = slots.sessionID
+        guard RecordFields.isSessionID(sessionSlot) else { return .bad(.missingSessionID) }
+        let lookup = sessionSlot.flag ? nil : beginID(fields.rawString(sessionSlot), scanner.n &- sessionSlot.start)
         guard let timestamp = fields.timestamp(slots.timestamp, dates: &dates) else { return .bad(.badTimestamp) }
         guard case .success(let consent) = fields.consent(slots.consent) else { return .bad(.badConsent) }
+        var fix: ParsedFix? = nil
         // rec.get("type") == "location"
-        guard fields.isString(slots.type, "location") else {
-            return .record(make(session, timestamp, consent, nil, closingBrace))
+        if fields.isString(slots.type, "location") {
+            switch fields.fix(latitude: slots.latitude, longitude: slots.longitude, accuracy: slots.accuracy) {
+            case .success(let checked):
+                guard RecordFields.isRepresentable(timestamp) else { return .bad(.badTimestamp) }
+                fix = checked
+            case .failure(let reason):
+                return .bad(reason)
+            }
         }
-        switch fields.fix(latitude: slots.latitude, longitude: slots.longitude, accuracy: slots.accuracy) {
-        case .success(let fix):
-            guard RecordFields.isRepresentable(timestamp) else { return .bad(.badTimestamp) }
-            return .record(make(session, timestamp, consent, fix, closingBrace))
-        case .failure(let reason):
-            return .bad(reason)
-        }
+        // one call of each closure: with one per kind of record, `make` was not inlined
+        let session = fields.withDecodedString(sessionSlot) { id($0, lookup) }
+        return .record(make(session, timestamp, consent, fix, closingBrace))
     }
 }
 
@@ -236,9 +256,13 @@ struct RecordFields {
     /// `session_id`: a non-empty string, made by `make` from its decoded UTF-8.
     @inline(__always)
     func sessionID<ID>(_ slot: ValueSlot, _ make: (UnsafeBufferPointer<UInt8>) -> ID) -> ID? {
-        guard slot.kind == .string, slot.end > slot.start else { return nil }
+        guard Self.isSessionID(slot) else { return nil }
         return withDecodedString(slot, make)
     }
+
+    /// Whether `slot` holds a `session_id`: a non-empty string.
+    @inline(__always)
+    static func isSessionID(_ slot: ValueSlot) -> Bool { slot.kind == .string && slot.end > slot.start }
 
     /// `timestamp`: a number truncated toward zero (Python's `int()`), or an ISO 8601 string with
     /// a zone; numbers beyond `Int64` saturate at its ends (see ``isRepresentable(_:)`` for what
@@ -340,13 +364,17 @@ struct RecordFields {
         }
     }
 
+    /// The bytes of the string in `slot` as the line has them (its text when it has no escape).
+    @inline(__always)
+    func rawString(_ slot: ValueSlot) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: scanner.p + slot.start, count: slot.end - slot.start)
+    }
+
     /// Calls `body` with a string value's decoded UTF-8: the line's own bytes when the string has
     /// no escape, a decoded copy otherwise.
     @inline(__always)
     func withDecodedString<R>(_ slot: ValueSlot, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        if !slot.flag {
-            return body(UnsafeBufferPointer(start: scanner.p + slot.start, count: slot.end - slot.start))
-        }
+        if !slot.flag { return body(rawString(slot)) }
         return scanner.decodeString(start: slot.start, end: slot.end).withUnsafeBufferPointer(body)
     }
 }

@@ -100,4 +100,38 @@ struct SessionIDCacheTests {
             }
         }
     }
+
+    /// The parser begins an id's lookup before the record's other fields are checked and
+    /// finishes it after (``SessionIDCache/begin(utf8:count:readable:)``); the id is the
+    /// same whichever way: near the line's end (fewer than 16 bytes readable), for ids of
+    /// every length around the two words read at once (and ids that differ in their last byte
+    /// only), and when the line turns out bad after its id was begun (the next line's id at
+    /// the same address).
+    @Test("an id whose lookup was begun comes back as the id of its bytes")
+    func begunLookups() {
+        var memory = ReaderMemory()
+        let parser = RecordParser()
+        let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 256)
+        defer { buffer.deallocate() }
+        var lines: [(String, String?)] = []
+        for length in [1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 48, 49] {
+            let id = String(repeating: "k", count: length - 1) + "\(length % 10)"
+            // ids that differ in their last byte only, one read right after the other
+            let other = String(repeating: "k", count: length - 1) + "x"
+            lines.append((#"{"type":"track","session_id":"\#(id)","timestamp":1}"#, id))
+            lines.append((#"{"type":"track","session_id":"\#(other)","timestamp":1}"#, other))
+            lines.append((#"{"type":"track","timestamp":1,"session_id":"\#(id)"}"#, id))
+            lines.append((#"{"type":"track","session_id":"\#(id)","timestamp":x}"#, nil))
+            lines.append((#"{"tipe":"track","session_id":"z\#(id.dropFirst())","timestamp":1}"#, "z" + id.dropFirst()))
+        }
+        for (round, _) in [0, 1].enumerated() {
+            for (line, expected) in lines {
+                let bytes = Array(line.utf8)
+                _ = buffer.initialize(from: bytes)
+                let (_, id) = parser.parse(UnsafeBufferPointer(rebasing: buffer[..<bytes.count]), memory: &memory)
+                #expect(id?.rawValue == expected, "round \(round): \(line)")
+                if let expected { #expect(id == SessionID(expected), "round \(round): \(line)") }
+            }
+        }
+    }
 }
