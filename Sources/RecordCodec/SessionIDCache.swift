@@ -8,6 +8,9 @@ import GeoModel
 /// checks the UTF-8 the scanner had checked already, then the hash goes over the new string);
 /// found here, an id costs a copy of its bytes into a key, two multiplies for the slot and
 /// five compares in one cache line (seven, and another line, for an id longer than 32 bytes).
+/// The stream's reader looks up in two steps, ``begin(utf8:count:readable:)`` before it checks
+/// the record's other fields and ``id(utf8:lookup:)`` after, so that the slot's cache line
+/// arrives meanwhile.
 ///
 /// Direct-mapped: ``slotCount`` slots, chosen by a multiplicative hash of the key's words; a new
 /// id takes its slot's place. Ids longer than ``longestKept`` bytes are made every time. The
